@@ -1,0 +1,3 @@
+"""whist: Israeli Whist, Classic Whist and Whistiti."""
+
+__version__ = "0.1.0"

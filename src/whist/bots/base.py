@@ -1,0 +1,33 @@
+"""The one interface every bot implements: it sees a seat's view, never the full state."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import ClassVar
+
+from whist.core.actions import Action
+from whist.core.views import SeatView
+
+
+class Bot(ABC):
+    """A player program. ``choose`` is called only when ``view.is_my_turn``; it returns one
+    of ``view.legal_actions``. Randomness comes only from the seed given at creation."""
+
+    level: ClassVar[str] = ""
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    def choose(self, view: SeatView) -> Action:
+        """The action to take in ``view``."""
+
+
+class RandomBot(Bot):
+    """Any legal action, uniformly: a baseline, and a fuzzer for the engine."""
+
+    level = "random"
+
+    def choose(self, view: SeatView) -> Action:
+        return self.rng.choice(view.legal_actions)

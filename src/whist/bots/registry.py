@@ -1,0 +1,14 @@
+"""Find a bot by its level name."""
+
+from __future__ import annotations
+
+from whist.bots.base import Bot, RandomBot
+from whist.core.errors import WhistError
+
+BOT_LEVELS: dict[str, type[Bot]] = {"random": RandomBot}
+
+
+def make_bot(level: str, seed: int | str = 0) -> Bot:
+    if level not in BOT_LEVELS:
+        raise WhistError(f"Unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
+    return BOT_LEVELS[level](seed)

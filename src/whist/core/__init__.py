@@ -1,0 +1,22 @@
+"""The rules engine: cards, rules, states, scoring, views and records. Standard library only."""
+
+from whist.core.actions import PASS, Action, Phase, action_name, bid_action, contract_action, parse_action
+from whist.core.cards import Card, CardSet, card_name, hand_name, parse_card, parse_hand
+from whist.core.classic import ClassicWhist
+from whist.core.errors import IllegalActionError, NotationError, RecordError, RulesError, WhistError
+from whist.core.game import HandGame
+from whist.core.games import GAMES, make_game
+from whist.core.israeli import IsraeliWhist
+from whist.core.match import HandResult, Match
+from whist.core.rules import ClassicRules, IsraeliRules, Rules, WhistitiRules, make_rules
+from whist.core.state import HandState
+from whist.core.views import SeatView, seat_view
+from whist.core.whistiti import Whistiti
+
+__all__ = [
+    "GAMES", "PASS", "Action", "Card", "CardSet", "ClassicRules", "ClassicWhist", "HandGame", "HandResult",
+    "HandState", "IllegalActionError", "IsraeliRules", "IsraeliWhist", "Match", "NotationError", "Phase",
+    "RecordError", "Rules", "RulesError", "SeatView", "WhistError", "Whistiti", "WhistitiRules", "action_name",
+    "bid_action", "card_name", "contract_action", "hand_name", "make_game", "make_rules", "parse_action",
+    "parse_card", "parse_hand", "seat_view",
+]

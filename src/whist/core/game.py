@@ -1,0 +1,309 @@
+"""What every game shares: dealing from a seed, the contract bidding of Israeli Whist
+and Whistiti, and trick play. Each game subclasses ``HandGame`` and overrides small hooks.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from whist.core.actions import (
+    CONTRACT_BASE,
+    Action,
+    Phase,
+    action_name,
+    contract_tricks,
+    is_card,
+    is_contract,
+)
+from whist.core.cards import (
+    SUIT_NAMES,
+    CardSet,
+    card_set,
+    cards_in,
+    cards_tuple,
+    long_name,
+    suit_chunk_cards,
+)
+from whist.core.errors import IllegalActionError
+from whist.core.rules import Rules
+from whist.core.state import HandState
+from whist.core.tricks import SUIT_MASK_OF_CARD, trick_winner
+
+# Field positions, so that the hot path builds the next state from a list in one step.
+_F = {name: i for i, name in enumerate(HandState._fields)}
+HANDS, PHASE, PLAYER, HISTORY = _F["hands"], _F["phase"], _F["player"], _F["history"]
+TRICK, TRICKS, TRICKS_WON, LEADER = _F["trick"], _F["tricks"], _F["tricks_won"], _F["leader"]
+CONTRACTS, DECLARER, TRUMP, HAND_SIZE = _F["contracts"], _F["declarer"], _F["trump"], _F["hand_size"]
+PLAY = Phase.PLAY
+_new_state: Callable[[type, Sequence[Any]], HandState] = tuple.__new__  # type: ignore[assignment]
+
+PHASE_VERBS = {
+    Phase.AUCTION: "make a trump call (pass or a bid)",
+    Phase.FRISCH: "choose a card to pass",
+    Phase.CONTRACT: "bid a number of tricks",
+    Phase.PLAY: "play a card",
+}
+
+
+def shuffled(cards: list[int], rng: random.Random) -> list[int]:
+    """A uniformly shuffled copy of ``cards``, from one draw of random bits.
+
+    The draw is read as a number in the mixed radix 52, 51, ..., 2 (a Fisher-Yates
+    shuffle); 64 bits beyond log2(52!) keep its bias below 2**-64. One draw is
+    several times faster than ``random.shuffle``, which dominates dealing.
+    """
+    n = len(cards)
+    bits = math.lgamma(n + 1) / math.log(2) + 64
+    x = rng.getrandbits(int(bits) + 1)
+    for i in range(n - 1, 0, -1):
+        x, j = divmod(x, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
+
+
+def make_state(values: Sequence[Any]) -> HandState:
+    return _new_state(HandState, values)
+
+
+class HandGame:
+    """The rules of one game, applied to hand states. Stateless apart from the rules."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    rules: Rules
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.players: int = rules.players  # type: ignore[attr-defined]
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other.rules == self.rules  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.rules))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.rules!r})"
+
+    # Dealing -------------------------------------------------------------------------------
+
+    def hand_size(self, hand_number: int) -> int:
+        """Cards dealt to each seat in the given hand (0-based) of a game."""
+        raise NotImplementedError
+
+    def deck(self) -> list[int]:
+        return list(range(52))
+
+    def new_hand(self, dealer: int, seed: int | str | random.Random, hand_number: int = 0) -> HandState:
+        """Shuffle and deal. The same seed always gives the same deal; a ``random.Random``
+        may be passed instead to draw many deals from one generator."""
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        return self.deal_cards(dealer, shuffled(self.deck(), rng), hand_number, checked=False)
+
+    def deal_cards(self, dealer: int, cards: Sequence[int], hand_number: int = 0, *,
+                   checked: bool = True) -> HandState:
+        """Deal a shuffled pack one card at a time to the left, starting left of the dealer."""
+        n, size = self.players, self.hand_size(hand_number)
+        dealt = n * size
+        hands = [0] * n
+        for offset in range(n):
+            mask = 0
+            for card in cards[offset:dealt:n]:
+                mask |= 1 << card
+            hands[(dealer + 1 + offset) % n] = mask
+        turned = self.turned_card(cards, dealt)
+        return self.start_hand(dealer, tuple(hands), card_set(cards[dealt:]), turned, size, checked=checked)
+
+    def turned_card(self, cards: Sequence[int], dealt: int) -> int:
+        """The card turned face up for trump, if the game turns one; -1 otherwise."""
+        return -1
+
+    def start_hand(self, dealer: int, hands: tuple[CardSet, ...], unseen: CardSet, turned_card: int,
+                   hand_size: int, *, checked: bool = True) -> HandState:
+        """A hand from given cards (a record, a test position); checks that the cards are sound."""
+        n = self.players
+        if checked:
+            self.check_deal(dealer, hands, unseen, turned_card, hand_size)
+        zeros = (0,) * n
+        values: list[Any] = [
+            self, dealer, hands, unseen & ~(1 << turned_card if turned_card >= 0 else 0), hands, Phase.PLAY, -1,
+            (), (), -1, -1, 0, 0, zeros, (), -1, (), -1, (), (), zeros, turned_card, hand_size]
+        for name, value in self.opening(dealer, turned_card).items():
+            values[_F[name]] = value
+        return _new_state(HandState, values)
+
+    def check_deal(self, dealer: int, hands: tuple[CardSet, ...], unseen: CardSet, turned_card: int,
+                   hand_size: int) -> None:
+        n = self.players
+        if len(hands) != n:
+            raise IllegalActionError(f"{self.title} deals to {n} players, not {len(hands)}")
+        seen = unseen
+        for seat, hand in enumerate(hands):
+            if hand.bit_count() != hand_size:
+                raise IllegalActionError(f"Seat {seat} must hold {hand_size} cards, not {hand.bit_count()}")
+            if seen & hand:
+                raise IllegalActionError(f"A card is dealt twice: {', '.join(map(long_name, cards_in(seen & hand)))}")
+            seen |= hand
+        if not 0 <= dealer < n:
+            raise IllegalActionError(f"No seat {dealer} to deal")
+
+    def opening(self, dealer: int, turned_card: int) -> dict[str, Any]:
+        """Fields of a new hand that differ by game: its first phase and who acts first."""
+        raise NotImplementedError
+
+    # The action cycle ----------------------------------------------------------------------
+
+    def legal_actions(self, state: HandState) -> Sequence[Action]:
+        if state[PHASE] == PLAY:
+            trick = state[TRICK]
+            hand = state[HANDS][state[PLAYER]]
+            if trick:
+                lead = trick[0]
+                follow = hand & SUIT_MASK_OF_CARD[lead]
+                if follow:
+                    suit = lead // 13
+                    return suit_chunk_cards(suit, follow >> 13 * suit)
+            return cards_tuple(hand)
+        phase = state.phase
+        if phase == Phase.CONTRACT:
+            return [CONTRACT_BASE + n for n in self.legal_contracts(state)]
+        if phase >= Phase.OVER:
+            return []
+        return self.legal_other(state)
+
+    def legal_other(self, state: HandState) -> list[Action]:
+        """Legal actions in phases that only some games have (auction, Frisch)."""
+        raise NotImplementedError
+
+    def apply(self, state: HandState, action: Action) -> HandState:
+        phase = state[PHASE]
+        if phase == PLAY:
+            if action.__class__ is int and 0 <= action < 52:
+                trick = state[TRICK]
+                hand = state[HANDS][state[PLAYER]]
+                if hand >> action & 1 and (
+                        not trick or not hand & SUIT_MASK_OF_CARD[trick[0]] or trick[0] // 13 == action // 13):
+                    return self.play_card(state, action)
+        elif phase == Phase.CONTRACT and is_contract(action):
+            if contract_tricks(action) in self.legal_contracts(state):
+                return self.bid_contract(state, contract_tricks(action))
+        elif phase < Phase.OVER and action in self.legal_other(state):
+            return self.apply_other(state, action)
+        raise IllegalActionError(self.why_illegal(state, action))
+
+    def apply_other(self, state: HandState, action: Action) -> HandState:
+        raise NotImplementedError
+
+    # Contract bidding (Israeli Whist phase 2, Whistiti) ---------------------------------------
+
+    def min_contract(self, state: HandState, seat: int) -> int:
+        return 0
+
+    def legal_contracts(self, state: HandState) -> list[int]:
+        seat = state.player
+        options = list(range(self.min_contract(state, seat), state.hand_size + 1))
+        contracts = state.contracts
+        if contracts.count(-1) == 1:
+            # The last bidder may not make the contracts add up to the tricks: someone must fail.
+            forbidden = state.hand_size - (sum(contracts) + 1)
+            if forbidden in options:
+                options.remove(forbidden)
+        return options
+
+    def bid_contract(self, state: HandState, tricks: int) -> HandState:
+        seat = state.player
+        v = list(state)
+        contracts = list(state.contracts)
+        contracts[seat] = tricks
+        v[CONTRACTS] = tuple(contracts)
+        v[HISTORY] = state.history + (CONTRACT_BASE + tricks,)
+        if -1 in contracts:
+            v[PLAYER] = (seat + 1) % self.players
+        else:
+            leader = self.first_leader(state, contracts)
+            v[PHASE], v[PLAYER], v[LEADER], v[DECLARER] = Phase.PLAY, leader, leader, leader
+        return make_state(v)
+
+    def first_leader(self, state: HandState, contracts: list[int]) -> int:
+        raise NotImplementedError
+
+    # Trick play --------------------------------------------------------------------------
+
+    def play_card(self, state: HandState, card: int) -> HandState:
+        """Play a card already known to be legal (the hottest path of random playouts)."""
+        v = list(state)
+        seat = v[PLAYER]
+        n = self.players
+        hands = list(v[HANDS])
+        hands[seat] ^= 1 << card
+        v[HANDS] = tuple(hands)
+        v[HISTORY] += (card,)
+        trick = v[TRICK] + (card,)
+        if len(trick) < n:
+            v[TRICK] = trick
+            v[PLAYER] = (seat + 1) % n
+            return _new_state(HandState, v)
+        leader = v[LEADER]
+        winner = (leader + trick_winner(trick, v[TRUMP])) % n
+        won = list(v[TRICKS_WON])
+        won[winner] += 1
+        v[TRICKS_WON] = tuple(won)
+        tricks = v[TRICKS] + ((leader, trick, winner),)
+        v[TRICKS] = tricks
+        v[TRICK] = ()
+        v[LEADER] = winner
+        if len(tricks) == v[HAND_SIZE]:
+            v[PHASE], v[PLAYER] = Phase.OVER, -1
+        else:
+            v[PLAYER] = winner
+        return _new_state(HandState, v)
+
+    def frisch_offset(self, frisch_round: int) -> int:
+        """How many seats to the left Frisch cards travel; only Israeli Whist has a Frisch."""
+        return 1
+
+    # Scores ------------------------------------------------------------------------------
+
+    def hand_scores(self, state: HandState) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    # Messages ----------------------------------------------------------------------------
+
+    def why_illegal(self, state: HandState, action: Action) -> str:
+        """A player's explanation of why ``action`` is not allowed in ``state``."""
+        phase = state.phase
+        if phase >= Phase.OVER:
+            return "The hand is over: no more actions"
+        try:
+            name = action_name(action)
+        except ValueError:
+            return f"{action!r} is not an action"
+        if phase == Phase.PLAY:
+            if not is_card(action):
+                return f"It is time to play a card, not {name}"
+            hand = state.hands[state.player]
+            if not hand >> action & 1:
+                return f"You don't hold {long_name(action)}"
+            led = state.trick[0] // 13
+            held = cards_in(hand & SUIT_MASK_OF_CARD[state.trick[0]])
+            return f"You must follow {SUIT_NAMES[led]}: you hold {long_name(held[-1])}"
+        if phase == Phase.CONTRACT:
+            if not is_contract(action):
+                return f"It is time to {PHASE_VERBS[phase]}, not {name}"
+            return self.why_contract_illegal(state, contract_tricks(action))
+        return self.why_other_illegal(state, action)
+
+    def why_contract_illegal(self, state: HandState, tricks: int) -> str:
+        low = self.min_contract(state, state.player)
+        if tricks > state.hand_size:
+            return f"There are only {state.hand_size} tricks: you cannot bid {tricks}"
+        if tricks < low:
+            return f"As declarer you must bid at least your auction level, {low}"
+        return (f"As the last bidder you may not bid {tricks}: the contracts would add up to "
+                f"{state.hand_size}, the number of tricks")
+
+    def why_other_illegal(self, state: HandState, action: Action) -> str:
+        return f"It is time to {PHASE_VERBS[state.phase]}, not {action_name(action)}"

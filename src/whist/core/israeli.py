@@ -1,0 +1,179 @@
+"""Israeli Whist (RULES.md section 1): trump auction, Frisch, contracts, play, scoring."""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any
+
+from whist.core.actions import PASS, Action, Phase, action_name, bid_action, bid_level, bid_strain, is_bid
+from whist.core.cards import CLUBS, FIVE, FOUR, NO_TRUMP, SUIT_MASKS, cards_in, long_name
+from whist.core.game import HISTORY, PHASE, PLAYER, HandGame, make_state
+from whist.core.rules import IsraeliRules
+from whist.core.scoring import israeli_score
+from whist.core.state import HandState
+
+_F = {name: i for i, name in enumerate(HandState._fields)}
+CALLS, HIGH_BID, DECLARER, PASSES = _F["calls"], _F["high_bid"], _F["declarer"], _F["passes"]
+HANDS, FRISCH_ROUND, FRISCH_SELECTED, FRISCH_PASSES = (
+    _F["hands"], _F["frisch_round"], _F["frisch_selected"], _F["frisch_passes"])
+TRUMP, CONTRACTS = _F["trump"], _F["contracts"]
+
+# Cards left out of the pack in each form, and cards dealt to each player.
+FORM_DECKS: dict[str, tuple[list[int], int]] = {
+    "four_players": (list(range(52)), 13),
+    "three_no_clubs": ([c for c in range(52) if not SUIT_MASKS[CLUBS] >> c & 1], 13),
+    "three_short_deck": ([c for c in range(52) if c % 13 > FIVE], 12),
+    "three_short_deck_40": ([c for c in range(52) if c % 13 > FOUR], 12),
+    "three_random_card": (list(range(52)), 17),
+}
+
+STRAIN_NAMES = ("clubs", "diamonds", "hearts", "spades", "no trump")
+
+
+class IsraeliWhist(HandGame):
+    name = "israeli"
+    title = "Israeli Whist"
+    rules: IsraeliRules
+
+    def __init__(self, rules: IsraeliRules | None = None) -> None:
+        super().__init__(rules or IsraeliRules())
+        self._bids_by_round: dict[tuple[int, int], list[Action]] = {}
+
+    def hand_size(self, hand_number: int) -> int:
+        return FORM_DECKS[self.rules.form][1]
+
+    def deck(self) -> list[int]:
+        return list(FORM_DECKS[self.rules.form][0])
+
+    def auction_starter(self, dealer: int) -> int:
+        return (dealer + 1) % self.players if self.rules.auction_starts == "left_of_dealer" else dealer
+
+    def opening(self, dealer: int, turned_card: int) -> dict[str, Any]:
+        return {"phase": Phase.AUCTION, "player": self.auction_starter(dealer), "contracts": (-1,) * self.players}
+
+    # Trump auction -------------------------------------------------------------------------
+
+    def min_level(self, strain: int, frisch_round: int) -> int:
+        level = 5 + (frisch_round if self.rules.frisch_raises_minimum else 0)
+        return max(level, self.rules.nt_minimum) if strain == NO_TRUMP else level
+
+    def bids_allowed(self, frisch_round: int, hand_size: int) -> list[Action]:
+        """Every bid allowed in this auction round, lowest first (bid actions sort like bids)."""
+        key = (frisch_round, hand_size)
+        if key not in self._bids_by_round:
+            strains = range(5) if self.rules.no_trump_allowed else range(4)
+            self._bids_by_round[key] = sorted(
+                bid_action(level, strain) for strain in strains
+                for level in range(self.min_level(strain, frisch_round), hand_size + 1))
+        return self._bids_by_round[key]
+
+    def legal_other(self, state: HandState) -> list[Action]:
+        if state.phase == Phase.AUCTION:
+            bids = self.bids_allowed(state.frisch_round, state.hand_size)
+            return [PASS, *bids[bisect.bisect_right(bids, state.high_bid):]]
+        # Frisch: any card still held and not yet chosen.
+        seat = state.player
+        return cards_in(state.hands[seat] & ~state.frisch_selected[seat])
+
+    def apply_other(self, state: HandState, action: Action) -> HandState:
+        if state.phase == Phase.AUCTION:
+            return self._call(state, action)
+        return self._choose_frisch_card(state, action)
+
+    def _call(self, state: HandState, action: Action) -> HandState:
+        seat, n = state.player, self.players
+        v = list(state)
+        v[HISTORY] = state.history + (action,)
+        v[CALLS] = state.calls + ((state.frisch_round, seat, action),)
+        v[PLAYER] = (seat + 1) % n
+        if action != PASS:
+            v[HIGH_BID], v[DECLARER], v[PASSES] = action, seat, 0
+            return make_state(v)
+        passes = state.passes + 1
+        v[PASSES] = passes
+        if state.high_bid < 0:
+            if passes == n:
+                return self._all_passed(state, v)
+            return make_state(v)
+        if passes == (n if self.rules.auction_end == "four_passes" else n - 1):
+            v[PHASE], v[PLAYER], v[TRUMP] = Phase.CONTRACT, state.declarer, bid_strain(state.high_bid)
+        return make_state(v)
+
+    def _all_passed(self, state: HandState, v: list[Any]) -> HandState:
+        if state.frisch_round < self.rules.frisch_rounds:
+            v[PHASE], v[PLAYER] = Phase.FRISCH, self.auction_starter(state.dealer)
+        else:
+            v[PHASE], v[PLAYER] = Phase.CANCELLED, -1
+        return make_state(v)
+
+    # Frisch ----------------------------------------------------------------------------------
+
+    def frisch_offset(self, frisch_round: int) -> int:
+        """How many seats to the left the cards of this Frisch round travel."""
+        direction = self.rules.frisch_direction
+        if direction == "left":
+            return 1
+        if direction == "right":
+            return self.players - 1
+        return (1, 2, 3)[frisch_round]  # rotating: left, across, right
+
+    def _choose_frisch_card(self, state: HandState, card: int) -> HandState:
+        seat, n = state.player, self.players
+        v = list(state)
+        v[HISTORY] = state.history + (card,)
+        selected = list(state.frisch_selected)
+        selected[seat] |= 1 << card
+        v[FRISCH_SELECTED] = tuple(selected)
+        if selected[seat].bit_count() < 3:
+            return make_state(v)
+        if (seat + 1) % n != self.auction_starter(state.dealer):
+            v[PLAYER] = (seat + 1) % n
+            return make_state(v)
+        # Every seat has chosen: the cards change hands all at once.
+        offset = self.frisch_offset(state.frisch_round)
+        v[HANDS] = tuple((state.hands[s] & ~selected[s]) | selected[(s - offset) % n] for s in range(n))
+        v[FRISCH_PASSES] = state.frisch_passes + (tuple(selected),)
+        v[FRISCH_SELECTED] = (0,) * n
+        v[FRISCH_ROUND] = state.frisch_round + 1
+        v[PHASE], v[PLAYER], v[PASSES] = Phase.AUCTION, self.auction_starter(state.dealer), 0
+        return make_state(v)
+
+    # Contracts and play -----------------------------------------------------------------------
+
+    def min_contract(self, state: HandState, seat: int) -> int:
+        return bid_level(state.high_bid) if seat == state.declarer else 0
+
+    def first_leader(self, state: HandState, contracts: list[int]) -> int:
+        return state.declarer
+
+    def hand_scores(self, state: HandState) -> tuple[int, ...]:
+        over = sum(state.contracts) > state.hand_size
+        rules = self.rules
+        return tuple(
+            israeli_score(c, t, over=over, zero_scoring=rules.zero_scoring,
+                          high_contract_first_undertrick=rules.high_contract_first_undertrick)
+            for c, t in zip(state.contracts, state.tricks_won))
+
+    # Messages ----------------------------------------------------------------------------
+
+    def why_other_illegal(self, state: HandState, action: Action) -> str:
+        if state.phase == Phase.FRISCH:
+            if not 0 <= action < 52:
+                return f"It is time to choose a card to pass, not {action_name(action)}"
+            if state.frisch_selected[state.player] >> action & 1:
+                return f"You have already chosen {long_name(action)}"
+            return f"You don't hold {long_name(action)}"
+        if not (action == PASS or is_bid(action)):
+            return f"It is time to make a trump call (pass or a bid), not {action_name(action)}"
+        level, strain = bid_level(action), bid_strain(action)
+        if strain == NO_TRUMP and not self.rules.no_trump_allowed:
+            return "No-trump bids are not allowed at this table"
+        if level > state.hand_size:
+            return f"There are only {state.hand_size} tricks: the highest level is {state.hand_size}"
+        minimum = self.min_level(strain, state.frisch_round)
+        if level < minimum:
+            return f"The minimum bid in {STRAIN_NAMES[strain]} is now {minimum}"
+        high = state.high_bid
+        return (f"A bid must beat {bid_level(high)} {STRAIN_NAMES[bid_strain(high)]}: "
+                "bid a higher level, or the same level in a higher strain")
+

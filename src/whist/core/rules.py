@@ -1,0 +1,257 @@
+"""Rule options of the three games as frozen dataclasses, with named presets.
+
+Every option in RULES.md is a field here. Its metadata carries the help text and
+the allowed values, so ``whist rules`` and ``--option NAME=VALUE`` are driven by
+the same definitions the engine reads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, TypeVar
+
+from whist.core.errors import RulesError
+
+R = TypeVar("R", bound="Rules")
+
+
+def option(default: Any, help: str, *, choices: tuple[str, ...] = (), low: int | None = None,
+           high: int | None = None) -> Any:
+    return field(default=default, metadata={"help": help, "choices": choices, "low": low, "high": high})
+
+
+def _parse_bool(name: str, text: str) -> bool:
+    key = text.strip().lower()
+    if key in ("true", "on", "yes", "1"):
+        return True
+    if key in ("false", "off", "no", "0"):
+        return False
+    raise RulesError(f"Option {name} is true or false, not {text!r}")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Base of the per-game rules; subclasses add fields and ``PRESETS``."""
+
+    GAME: ClassVar[str] = ""
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            meta = f.metadata
+            if meta.get("choices") and value not in meta["choices"]:
+                raise RulesError(f"Option {f.name} must be one of {', '.join(meta['choices'])}, not {value!r}")
+            if isinstance(f.default, bool) and not isinstance(value, bool):
+                raise RulesError(f"Option {f.name} is true or false, not {value!r}")
+            if isinstance(value, int) and not isinstance(value, bool):
+                low, high = meta.get("low"), meta.get("high")
+                if (low is not None and value < low) or (high is not None and value > high):
+                    raise RulesError(f"Option {f.name} must be between {low} and {high}, not {value}")
+        self.check()
+
+    def check(self) -> None:
+        """Checks that concern several options together; raise RulesError."""
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls)]
+
+    @classmethod
+    def preset(cls: type[R], name: str) -> R:
+        if name not in cls.PRESETS:
+            raise RulesError(f"No preset {name!r} for {cls.GAME}; presets: {', '.join(cls.PRESETS)}")
+        return cls(**cls.PRESETS[name])
+
+    def with_options(self: R, options: Mapping[str, Any]) -> R:
+        """A copy with options changed; string values are parsed by the option's type."""
+        fields = {f.name: f for f in dataclasses.fields(self)}
+        changes: dict[str, Any] = {}
+        for name, value in options.items():
+            if name not in fields:
+                raise RulesError(f"Unknown option {name!r} for {self.GAME}; options: {', '.join(fields)}")
+            changes[name] = parse_option_value(fields[name], value) if isinstance(value, str) else value
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def changed_options(self) -> dict[str, Any]:
+        """The options that differ from the defaults."""
+        default = type(self)()
+        return {k: v for k, v in self.to_dict().items() if getattr(default, k) != v}
+
+
+def parse_option_value(f: dataclasses.Field[Any], text: str) -> Any:
+    default = f.default
+    if isinstance(default, bool):
+        return _parse_bool(f.name, text)
+    if isinstance(default, int) or (default is None and f.metadata.get("low") is not None):
+        key = text.strip().lower()
+        if default is None and key in ("", "none", "off", "0"):
+            return None
+        try:
+            return int(key)
+        except ValueError:
+            raise RulesError(f"Option {f.name} is a whole number, not {text!r}") from None
+    return text.strip()
+
+
+def option_rows(rules_cls: type[Rules]) -> list[tuple[str, str, str, str]]:
+    """(name, default, allowed values, help) for every option of a game."""
+    rows = []
+    for f in dataclasses.fields(rules_cls):
+        meta = f.metadata
+        if meta.get("choices"):
+            allowed = " | ".join(meta["choices"])
+        elif isinstance(f.default, bool):
+            allowed = "true | false"
+        elif meta.get("low") is not None:
+            allowed = f"{meta['low']}..{meta['high']}" + (" or none" if f.default is None else "")
+        else:
+            allowed = "text"
+        default = str(f.default).lower() if isinstance(f.default, bool) else str(f.default)
+        rows.append((f.name, default, allowed, meta.get("help", "")))
+    return rows
+
+
+# Israeli Whist --------------------------------------------------------------------------------
+
+FORM_PLAYERS = {
+    "four_players": 4,
+    "three_no_clubs": 3,
+    "three_short_deck": 3,
+    "three_short_deck_40": 3,
+    "three_random_card": 3,
+}
+
+
+@dataclass(frozen=True)
+class IsraeliRules(Rules):
+    GAME: ClassVar[str] = "israeli"
+
+    form: str = option("four_players", "Players and deck: four players, or one of the three-player forms",
+                       choices=tuple(FORM_PLAYERS))
+    auction_starts: str = option("left_of_dealer", "Who makes the first trump call",
+                                 choices=("left_of_dealer", "dealer"))
+    nt_minimum: int = option(7, "Lowest level of a no-trump bid", low=5, high=13)
+    auction_end: str = option("three_passes", "three_passes: a bid and three passes end it; four_passes: "
+                              "the high bidder may raise after three passes, all four must pass",
+                              choices=("three_passes", "four_passes"))
+    no_trump_allowed: bool = option(True, "Whether no-trump bids are allowed")
+    frisch_rounds: int = option(3, "Frisch rounds before a redeal when all pass (0: redeal at once)", low=0, high=3)
+    frisch_raises_minimum: bool = option(True, "Each Frisch raises the minimum bid by one (6, 7, 8)")
+    frisch_direction: str = option("left", "Where Frisch cards go; rotating: left, across, right (4 players)",
+                                   choices=("left", "rotating", "right"))
+    high_contract_first_undertrick: bool = option(
+        False, "A failed contract of 7+ that falls short loses 15 for the first trick, not 10")
+    zero_scoring: str = option("standard", "Table of zero-bid scores (see ZERO_SCORES)",
+                               choices=("standard", "achim"))
+    hands: int = option(12, "Hands in a game (0: no limit, play to target)", low=0, high=1000)
+    target: int | None = option(None, "End the game when a player's total reaches this score", low=1, high=100000)
+
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "standard": {},
+        "achim": {"zero_scoring": "achim"},
+        "pagat": {"auction_end": "four_passes"},
+        "nt5": {"nt_minimum": 5},
+        "no_nt": {"no_trump_allowed": False},
+        "three_no_clubs": {"form": "three_no_clubs"},
+        "three_short_deck": {"form": "three_short_deck"},
+        "three_short_deck_40": {"form": "three_short_deck_40"},
+        "three_random_card": {"form": "three_random_card"},
+    }
+
+    @property
+    def players(self) -> int:
+        return FORM_PLAYERS[self.form]
+
+    def check(self) -> None:
+        if self.players == 3 and self.frisch_direction == "rotating":
+            raise RulesError("frisch_direction=rotating needs four players: three players pass left or right")
+        if self.hands == 0 and self.target is None:
+            raise RulesError("A game needs an end: set hands above 0 or a target")
+
+
+# Classic Whist --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClassicRules(Rules):
+    GAME: ClassVar[str] = "classic"
+
+    target: int = option(5, "Points a side needs to win a game", low=1, high=100)
+    honours: bool = option(False, "Score honours: all four of A K Q J of trumps 4, three of them 2")
+    rubber: bool = option(False, "Play a rubber: best of three games")
+    cut_for_partners: bool = option(False, "Draw partnerships by cutting cards: the two highest play together")
+
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "standard": {},
+        "honours": {"honours": True},
+        "rubber": {"rubber": True},
+        "long": {"target": 10, "honours": True},
+    }
+
+    @property
+    def players(self) -> int:
+        return 4
+
+
+# Whistiti -------------------------------------------------------------------------------------
+
+SCHEDULES = ("up", "up_down", "down_up")
+
+
+@dataclass(frozen=True)
+class WhistitiRules(Rules):
+    GAME: ClassVar[str] = "whistiti"
+
+    players: int = option(4, "Number of players", low=3, high=7)
+    schedule: str = option("up", "Cards per hand: up (1..max), up_down, down_up, or a list like 1,3,5",
+                           choices=())
+
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "standard": {},
+        "up_down": {"schedule": "up_down"},
+        "down_up": {"schedule": "down_up"},
+    }
+
+    @property
+    def max_cards(self) -> int:
+        return 52 // self.players
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        top = self.max_cards
+        if self.schedule == "up":
+            return tuple(range(1, top + 1))
+        if self.schedule == "up_down":
+            return tuple(range(1, top + 1)) + tuple(range(top - 1, 0, -1))
+        if self.schedule == "down_up":
+            return tuple(range(top, 0, -1)) + tuple(range(2, top + 1))
+        sizes = []
+        for token in self.schedule.replace(" ", "").split(","):
+            if not token.isdigit() or not 1 <= int(token) <= top:
+                raise RulesError(f"schedule: each hand deals 1 to {top} cards to {self.players} players, "
+                                 f"not {token!r}; use up, up_down, down_up or a list like 1,3,5")
+            sizes.append(int(token))
+        return tuple(sizes)
+
+    def check(self) -> None:
+        self.hand_sizes()
+
+
+RULES_BY_GAME: dict[str, type[Rules]] = {
+    "israeli": IsraeliRules,
+    "classic": ClassicRules,
+    "whistiti": WhistitiRules,
+}
+
+
+def make_rules(game: str, preset: str | None = None, options: Mapping[str, Any] | None = None) -> Rules:
+    """Rules of a game by name, from a preset (default: standard) and option overrides."""
+    if game not in RULES_BY_GAME:
+        raise RulesError(f"Unknown game {game!r}; games: {', '.join(RULES_BY_GAME)}")
+    rules = RULES_BY_GAME[game].preset(preset or "standard")
+    return rules.with_options(options or {})

@@ -1,0 +1,49 @@
+"""Whistiti (RULES.md section 3): 3-7 players, a growing deal, trump from the stock, bids."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from whist.core.actions import Action, Phase
+from whist.core.cards import NO_TRUMP
+from whist.core.game import HandGame
+from whist.core.rules import WhistitiRules
+from whist.core.scoring import whistiti_score
+from whist.core.state import HandState
+
+
+class Whistiti(HandGame):
+    name = "whistiti"
+    title = "Whistiti"
+    rules: WhistitiRules
+
+    def __init__(self, rules: WhistitiRules | None = None) -> None:
+        super().__init__(rules or WhistitiRules())
+        self.schedule = self.rules.hand_sizes()
+
+    def hand_size(self, hand_number: int) -> int:
+        return self.schedule[hand_number % len(self.schedule)]
+
+    def turned_card(self, cards: Sequence[int], dealt: int) -> int:
+        return cards[dealt] if dealt < len(cards) else -1  # the top card of the stock, if any
+
+    def opening(self, dealer: int, turned_card: int) -> dict[str, Any]:
+        return {
+            "phase": Phase.CONTRACT,
+            "player": (dealer + 1) % self.players,
+            "trump": turned_card // 13 if turned_card >= 0 else NO_TRUMP,
+            "contracts": (-1,) * self.players,
+        }
+
+    def legal_other(self, state: HandState) -> list[Action]:
+        return []
+
+    def first_leader(self, state: HandState, contracts: list[int]) -> int:
+        """The highest bidder leads; among equal bids, the first in bidding order."""
+        n = self.players
+        order = [(state.dealer + 1 + i) % n for i in range(n)]
+        return max(order, key=lambda seat: (contracts[seat], -order.index(seat)))
+
+    def hand_scores(self, state: HandState) -> tuple[int, ...]:
+        return tuple(whistiti_score(c, t) for c, t in zip(state.contracts, state.tricks_won))
