@@ -23,22 +23,18 @@ from whist.core.cards import (
     CardSet,
     card_set,
     cards_in,
-    cards_tuple,
     long_name,
-    suit_chunk_cards,
 )
 from whist.core.errors import IllegalActionError
 from whist.core.rules import Rules
 from whist.core.state import HandState
-from whist.core.tricks import SUIT_MASK_OF_CARD, trick_winner
+from whist.core.tricks import SUIT_MASK_OF_CARD
 
 # Field positions, so that the hot path builds the next state from a list in one step.
 _F = {name: i for i, name in enumerate(HandState._fields)}
 HANDS, PHASE, PLAYER, HISTORY = _F["hands"], _F["phase"], _F["player"], _F["history"]
-TRICK, TRICKS, TRICKS_WON, LEADER = _F["trick"], _F["tricks"], _F["tricks_won"], _F["leader"]
-CONTRACTS, DECLARER, TRUMP, HAND_SIZE = _F["contracts"], _F["declarer"], _F["trump"], _F["hand_size"]
-PLAY = Phase.PLAY
-_new_state: Callable[[type, Sequence[Any]], HandState] = tuple.__new__  # type: ignore[assignment]
+LEADER, CONTRACTS, DECLARER, IS_TERMINAL = _F["leader"], _F["contracts"], _F["declarer"], _F["is_terminal"]
+_new_state: Callable[[type, Sequence[Any]], HandState] = tuple.__new__
 
 PHASE_VERBS = {
     Phase.AUCTION: "make a trump call (pass or a bid)",
@@ -77,10 +73,10 @@ class HandGame:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        self.players: int = rules.players  # type: ignore[attr-defined]
+        self.players: int = rules.players
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.rules == self.rules  # type: ignore[attr-defined]
+        return type(other) is type(self) and other.rules == self.rules
 
     def __hash__(self) -> int:
         return hash((self.name, self.rules))
@@ -130,7 +126,7 @@ class HandGame:
         zeros = (0,) * n
         values: list[Any] = [
             self, dealer, hands, unseen & ~(1 << turned_card if turned_card >= 0 else 0), hands, Phase.PLAY, -1,
-            (), (), -1, -1, 0, 0, zeros, (), -1, (), -1, (), (), zeros, turned_card, hand_size]
+            (), (), -1, -1, 0, 0, zeros, (), -1, (), -1, (), (), zeros, turned_card, hand_size, False]
         for name, value in self.opening(dealer, turned_card).items():
             values[_F[name]] = value
         return _new_state(HandState, values)
@@ -157,17 +153,10 @@ class HandGame:
     # The action cycle ----------------------------------------------------------------------
 
     def legal_actions(self, state: HandState) -> Sequence[Action]:
-        if state[PHASE] == PLAY:
-            trick = state[TRICK]
-            hand = state[HANDS][state[PLAYER]]
-            if trick:
-                lead = trick[0]
-                follow = hand & SUIT_MASK_OF_CARD[lead]
-                if follow:
-                    suit = lead // 13
-                    return suit_chunk_cards(suit, follow >> 13 * suit)
-            return cards_tuple(hand)
+        """Legal actions outside trick play (``HandState.legal_actions`` lists plays itself)."""
         phase = state.phase
+        if phase == Phase.PLAY:
+            return state.legal_actions()
         if phase == Phase.CONTRACT:
             return [CONTRACT_BASE + n for n in self.legal_contracts(state)]
         if phase >= Phase.OVER:
@@ -179,18 +168,13 @@ class HandGame:
         raise NotImplementedError
 
     def apply(self, state: HandState, action: Action) -> HandState:
-        phase = state[PHASE]
-        if phase == PLAY:
-            if action.__class__ is int and 0 <= action < 52:
-                trick = state[TRICK]
-                hand = state[HANDS][state[PLAYER]]
-                if hand >> action & 1 and (
-                        not trick or not hand & SUIT_MASK_OF_CARD[trick[0]] or trick[0] // 13 == action // 13):
-                    return self.play_card(state, action)
-        elif phase == Phase.CONTRACT and is_contract(action):
-            if contract_tricks(action) in self.legal_contracts(state):
-                return self.bid_contract(state, contract_tricks(action))
-        elif phase < Phase.OVER and action in self.legal_other(state):
+        """Apply an action outside trick play (``HandState.apply`` plays legal cards itself)."""
+        phase = state.phase
+        if phase == Phase.PLAY and action in state.legal_actions():
+            return state.apply(action)
+        if phase == Phase.CONTRACT and is_contract(action) and contract_tricks(action) in self.legal_contracts(state):
+            return self.bid_contract(state, contract_tricks(action))
+        if phase < Phase.CONTRACT and action in self.legal_other(state):
             return self.apply_other(state, action)
         raise IllegalActionError(self.why_illegal(state, action))
 
@@ -229,37 +213,6 @@ class HandGame:
 
     def first_leader(self, state: HandState, contracts: list[int]) -> int:
         raise NotImplementedError
-
-    # Trick play --------------------------------------------------------------------------
-
-    def play_card(self, state: HandState, card: int) -> HandState:
-        """Play a card already known to be legal (the hottest path of random playouts)."""
-        v = list(state)
-        seat = v[PLAYER]
-        n = self.players
-        hands = list(v[HANDS])
-        hands[seat] ^= 1 << card
-        v[HANDS] = tuple(hands)
-        v[HISTORY] += (card,)
-        trick = v[TRICK] + (card,)
-        if len(trick) < n:
-            v[TRICK] = trick
-            v[PLAYER] = (seat + 1) % n
-            return _new_state(HandState, v)
-        leader = v[LEADER]
-        winner = (leader + trick_winner(trick, v[TRUMP])) % n
-        won = list(v[TRICKS_WON])
-        won[winner] += 1
-        v[TRICKS_WON] = tuple(won)
-        tricks = v[TRICKS] + ((leader, trick, winner),)
-        v[TRICKS] = tricks
-        v[TRICK] = ()
-        v[LEADER] = winner
-        if len(tricks) == v[HAND_SIZE]:
-            v[PHASE], v[PLAYER] = Phase.OVER, -1
-        else:
-            v[PLAYER] = winner
-        return _new_state(HandState, v)
 
     def frisch_offset(self, frisch_round: int) -> int:
         """How many seats to the left Frisch cards travel; only Israeli Whist has a Frisch."""

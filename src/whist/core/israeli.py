@@ -7,7 +7,7 @@ from typing import Any
 
 from whist.core.actions import PASS, Action, Phase, action_name, bid_action, bid_level, bid_strain, is_bid
 from whist.core.cards import CLUBS, FIVE, FOUR, NO_TRUMP, SUIT_MASKS, cards_in, long_name
-from whist.core.game import HISTORY, PHASE, PLAYER, HandGame, make_state
+from whist.core.game import HISTORY, IS_TERMINAL, PHASE, PLAYER, HandGame, make_state
 from whist.core.rules import IsraeliRules
 from whist.core.scoring import israeli_score
 from whist.core.state import HandState
@@ -103,7 +103,7 @@ class IsraeliWhist(HandGame):
         if state.frisch_round < self.rules.frisch_rounds:
             v[PHASE], v[PLAYER] = Phase.FRISCH, self.auction_starter(state.dealer)
         else:
-            v[PHASE], v[PLAYER] = Phase.CANCELLED, -1
+            v[PHASE], v[PLAYER], v[IS_TERMINAL] = Phase.CANCELLED, -1, True
         return make_state(v)
 
     # Frisch ----------------------------------------------------------------------------------
@@ -152,7 +152,7 @@ class IsraeliWhist(HandGame):
         return tuple(
             israeli_score(c, t, over=over, zero_scoring=rules.zero_scoring,
                           high_contract_first_undertrick=rules.high_contract_first_undertrick)
-            for c, t in zip(state.contracts, state.tricks_won))
+            for c, t in zip(state.contracts, state.tricks_won, strict=True))
 
     # Messages ----------------------------------------------------------------------------
 

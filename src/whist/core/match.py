@@ -4,6 +4,7 @@ number of hands or a target (RULES.md 1.7, 2 and 3). Immutable like the hand sta
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from whist.core.actions import Action, Phase
@@ -61,7 +62,7 @@ class Match:
     def current_player(self) -> int:
         return -1 if self.over else self.hand.player
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> Sequence[Action]:
         return [] if self.over else self.hand.legal_actions()
 
     def apply(self, action: Action) -> Match:
@@ -85,13 +86,14 @@ class Match:
             honours = game.honour_points(hand, side_points)
             points = tuple(points[s] + honours[side_of(s)] for s in range(n))
         result = HandResult(len(self.results) + 1, hand, points, honours)
-        totals = tuple(t + p for t, p in zip(self.totals, points))
-        game_points = tuple(t + p for t, p in zip(self.game_points, points))
+        totals = tuple(t + p for t, p in zip(self.totals, points, strict=True))
+        game_points = tuple(t + p for t, p in zip(self.game_points, points, strict=True))
         games_won = self.games_won
         over = False
         if isinstance(game, ClassicWhist):
             if max(game_points) >= game.rules.target:
-                games_won = tuple(g + (1 if game_points[s] >= game.rules.target else 0) for s, g in enumerate(games_won))
+                target = game.rules.target
+                games_won = tuple(g + (game_points[s] >= target) for s, g in enumerate(games_won))
                 game_points = (0,) * n
                 over = not game.rules.rubber or max(games_won) >= 2
         else:
@@ -142,6 +144,6 @@ def cut_for_partners(seed: int | str) -> tuple[int, ...]:
     cards = random.Random(f"{seed}/cut").sample(range(52), 4)
     order = sorted(range(4), key=lambda p: (cards[p] % 13, cards[p] // 13), reverse=True)
     seating = [0] * 4
-    for seat, player in zip((0, 2, 1, 3), order):
+    for seat, player in zip((0, 2, 1, 3), order, strict=True):
         seating[seat] = player
     return tuple(seating)

@@ -38,6 +38,11 @@ class Rules:
     GAME: ClassVar[str] = ""
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        raise NotImplementedError
+
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)

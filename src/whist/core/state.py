@@ -7,11 +7,12 @@ safe to share between threads and keep in a history).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from whist.core.actions import Action, Phase, action_name
-from whist.core.cards import CardSet
+from whist.core.cards import CardSet, cards_tuple, suit_chunk_cards
+from whist.core.tricks import SUIT_MASK_OF_CARD, trick_winner
 
 if TYPE_CHECKING:
     from whist.core.game import HandGame
@@ -44,14 +45,13 @@ class HandState(NamedTuple):
     tricks_won: tuple[int, ...]
     turned_card: int  # Classic: the dealer's turned-up trump card; Whistiti: the stock's top card
     hand_size: int  # cards each seat is dealt, which is the number of tricks
+    # Derivable from ``player`` (-1 once the hand ends), but a field is read without a Python
+    # call, and playout loops ask it after every action.
+    is_terminal: bool
 
     @property
     def players(self) -> int:
         return len(self.hands)
-
-    @property
-    def is_terminal(self) -> bool:
-        return self[6] < 0  # no one to act: the hand is over or cancelled (6 is ``player``)
 
     @property
     def current_player(self) -> int:
@@ -59,11 +59,54 @@ class HandState(NamedTuple):
 
     def legal_actions(self) -> Sequence[Action]:
         """Every action the player to act may take, in action order; empty once the hand is over."""
+        if self.phase == _PLAY:  # the hot path of playouts stays in this one frame
+            trick = self.trick
+            hand = self.hands[self.player]
+            if trick:
+                lead = trick[0]
+                follow = hand & SUIT_MASK_OF_CARD[lead]
+                if follow:
+                    suit = lead // 13
+                    return suit_chunk_cards(suit, follow >> 13 * suit)
+            return cards_tuple(hand)
         return self.game.legal_actions(self)
 
     def apply(self, action: Action) -> HandState:
         """The state after ``action``; raises IllegalActionError (the state is unchanged) if not allowed."""
-        return self.game.apply(self, action)
+        if self.phase != _PLAY or action.__class__ is not int or not 0 <= action < 52:
+            return self.game.apply(self, action)
+        v: list[Any] = list(self)
+        seat = self.player
+        hands = list(self.hands)
+        hand = hands[seat]
+        trick = self.trick
+        if not hand >> action & 1 or (trick and hand & SUIT_MASK_OF_CARD[trick[0]]
+                                      and trick[0] // 13 != action // 13):
+            return self.game.apply(self, action)  # not allowed: the game explains why
+        # Trick play is the same in every game, so it lives here, in one Python frame.
+        hands[seat] = hand ^ (1 << action)
+        v[_HANDS] = tuple(hands)
+        v[_HISTORY] = self.history + (action,)
+        trick += (action,)
+        n = len(hands)
+        if len(trick) < n:
+            v[_TRICK] = trick
+            v[_PLAYER] = (seat + 1) % n
+            return _new_state(HandState, v)
+        leader = self.leader
+        winner = (leader + trick_winner(trick, self.trump)) % n
+        won = list(self.tricks_won)
+        won[winner] += 1
+        v[_TRICKS_WON] = tuple(won)
+        tricks = self.tricks + ((leader, trick, winner),)
+        v[_TRICKS] = tricks
+        v[_TRICK] = ()
+        v[_LEADER] = winner
+        if len(tricks) == self.hand_size:
+            v[_PHASE], v[_PLAYER], v[_IS_TERMINAL] = Phase.OVER, -1, True
+        else:
+            v[_PLAYER] = winner
+        return _new_state(HandState, v)
 
     def scores(self) -> tuple[int, ...]:
         """Points of each seat for this hand; all zero unless the hand is over."""
@@ -84,3 +127,11 @@ class HandState(NamedTuple):
 
     def history_names(self) -> list[str]:
         return [action_name(a) for a in self.history]
+
+
+_F = {name: i for i, name in enumerate(HandState._fields)}
+_HANDS, _PHASE, _PLAYER, _HISTORY = _F["hands"], _F["phase"], _F["player"], _F["history"]
+_TRICK, _TRICKS, _TRICKS_WON, _LEADER = _F["trick"], _F["tricks"], _F["tricks_won"], _F["leader"]
+_IS_TERMINAL = _F["is_terminal"]
+_PLAY = Phase.PLAY
+_new_state: Callable[[type, Sequence[Any]], HandState] = tuple.__new__

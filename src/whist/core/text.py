@@ -21,15 +21,16 @@ def hand_text(state: HandState, names: Sequence[str] | None = None, number: int 
     trump = state.trump
     title = f"{game.title}, hand {number}" if number is not None else game.title
     lines = [f"{title} — dealer {who[state.dealer]}"]
-    for seat, cards in enumerate(state.deal):
-        shown = " ".join(symbol_name(c) for c in sorted_for_display(cards, trump if trump >= 0 else NO_TRUMP))
+    for seat, dealt in enumerate(state.deal):
+        shown = " ".join(symbol_name(c) for c in sorted_for_display(dealt, trump if trump >= 0 else NO_TRUMP))
         lines.append(f"  {who[seat]:>10}: {shown}")
     if state.turned_card >= 0:
         lines.append(f"  Turned up: {symbol_name(state.turned_card)}")
     if state.calls:
         rounds: dict[int, list[str]] = {}
         for frisch_round, seat, call in state.calls:
-            rounds.setdefault(frisch_round, []).append(f"{who[seat]} {'pass' if call == PASS else action_display(call)}")
+            said = "pass" if call == PASS else action_display(call)
+            rounds.setdefault(frisch_round, []).append(f"{who[seat]} {said}")
         for frisch_round, calls in rounds.items():
             label = "Auction" if frisch_round == 0 else f"Auction after Frisch {frisch_round}"
             lines.append(f"  {label}: " + ", ".join(calls))
@@ -43,9 +44,9 @@ def hand_text(state: HandState, names: Sequence[str] | None = None, number: int 
     if state.contracts and -1 not in state.contracts:
         bids = ", ".join(f"{who[s]} {c}" for s, c in enumerate(state.contracts))
         lines.append(f"  Contracts: {bids} ({sum(state.contracts)}: {state.over_under})")
-    for number_, (leader, cards, winner) in enumerate(state.tricks, start=1):
+    for trick_number, (leader, cards, winner) in enumerate(state.tricks, start=1):
         played = " ".join(f"{who[(leader + i) % state.players]} {symbol_name(c)}" for i, c in enumerate(cards))
-        lines.append(f"  {number_:>2}. {played}  -> {who[winner]}")
+        lines.append(f"  {trick_number:>2}. {played}  -> {who[winner]}")
     if state.phase == Phase.OVER:
         view = seat_view(state, -1)
         lines.append("  Tricks: " + ", ".join(f"{who[s]} {t}" for s, t in enumerate(state.tricks_won)))

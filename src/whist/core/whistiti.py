@@ -46,4 +46,4 @@ class Whistiti(HandGame):
         return max(order, key=lambda seat: (contracts[seat], -order.index(seat)))
 
     def hand_scores(self, state: HandState) -> tuple[int, ...]:
-        return tuple(whistiti_score(c, t) for c, t in zip(state.contracts, state.tricks_won))
+        return tuple(whistiti_score(c, t) for c, t in zip(state.contracts, state.tricks_won, strict=True))
