@@ -44,6 +44,9 @@ PHASE_VERBS = {
 }
 
 
+_CONTRACT_CHOICES: dict[tuple[int, int, int], tuple[Action, ...]] = {}
+
+
 def shuffled(cards: list[int], rng: random.Random) -> list[int]:
     """A uniformly shuffled copy of ``cards``, from one draw of random bits.
 
@@ -158,7 +161,7 @@ class HandGame:
         if phase == Phase.PLAY:
             return state.legal_actions()
         if phase == Phase.CONTRACT:
-            return [CONTRACT_BASE + n for n in self.legal_contracts(state)]
+            return self.contract_choices(state)
         if phase >= Phase.OVER:
             return []
         return self.legal_other(state)
@@ -172,7 +175,7 @@ class HandGame:
         phase = state.phase
         if phase == Phase.PLAY and action in state.legal_actions():
             return state.apply(action)
-        if phase == Phase.CONTRACT and is_contract(action) and contract_tricks(action) in self.legal_contracts(state):
+        if phase == Phase.CONTRACT and action in self.contract_choices(state):
             return self.bid_contract(state, contract_tricks(action))
         if phase < Phase.CONTRACT and action in self.legal_other(state):
             return self.apply_other(state, action)
@@ -187,15 +190,20 @@ class HandGame:
         return 0
 
     def legal_contracts(self, state: HandState) -> list[int]:
-        seat = state.player
-        options = list(range(self.min_contract(state, seat), state.hand_size + 1))
+        return [contract_tricks(a) for a in self.contract_choices(state)]
+
+    def contract_choices(self, state: HandState) -> tuple[Action, ...]:
+        """The contract actions open to the bidder, shared between states (they are immutable)."""
+        low, size = self.min_contract(state, state.player), state.hand_size
         contracts = state.contracts
-        if contracts.count(-1) == 1:
-            # The last bidder may not make the contracts add up to the tricks: someone must fail.
-            forbidden = state.hand_size - (sum(contracts) + 1)
-            if forbidden in options:
-                options.remove(forbidden)
-        return options
+        # The last bidder may not make the contracts add up to the tricks: someone must fail.
+        forbidden = size - (sum(contracts) + 1) if contracts.count(-1) == 1 else -1
+        key = (low, size, forbidden)
+        choices = _CONTRACT_CHOICES.get(key)
+        if choices is None:
+            choices = _CONTRACT_CHOICES[key] = tuple(
+                CONTRACT_BASE + n for n in range(low, size + 1) if n != forbidden)
+        return choices
 
     def bid_contract(self, state: HandState, tricks: int) -> HandState:
         seat = state.player
