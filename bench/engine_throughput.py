@@ -3,8 +3,9 @@
 Every engine is driven the same way from Python: ask for the legal actions, pick one
 uniformly with ``random.Random``, apply it, until the hand is over. OpenSpiel's chance
 nodes (the deal) are sampled from ``chance_outcomes()`` the same way; ours deal from a
-seed inside ``new_hand``. Rounds alternate between the engines and the median of the
-rounds is reported, because this machine's speed varies from minute to minute.
+seed inside ``new_hand``. Time is the process's CPU time, and rounds alternate between the
+engines with the median reported, because this shared machine's speed varies from minute
+to minute.
 
 Run:  python bench/engine_throughput.py [--seconds 2] [--rounds 5]
 """
@@ -59,13 +60,13 @@ def hands_per_second(one_hand: Callable[[random.Random], int], seconds: float, s
     """(hands per second, actions per hand) over about ``seconds`` of play."""
     rng = random.Random(seed)
     hands = actions = 0
-    start = time.perf_counter()
+    start = time.process_time()
     deadline = start + seconds
     while True:
         for _ in range(50):
             actions += one_hand(rng)
         hands += 50
-        now = time.perf_counter()
+        now = time.process_time()
         if now >= deadline:
             return hands / (now - start), actions / hands
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from whist.bots.base import Bot, RandomBot
+from whist.bots.basic import BasicBot
 from whist.core.errors import WhistError
 
-BOT_LEVELS: dict[str, type[Bot]] = {"random": RandomBot}
+BOT_LEVELS: dict[str, type[Bot]] = {"random": RandomBot, "basic": BasicBot}
 
 
 def make_bot(level: str, seed: int | str = 0) -> Bot:

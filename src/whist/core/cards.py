@@ -141,24 +141,25 @@ _SUIT_CHUNKS: tuple[dict[int, tuple[Card, ...]], ...] = tuple({} for _ in SUITS)
 def suit_chunk_cards(suit: Suit, chunk: int) -> tuple[Card, ...]:
     """The cards of ``suit`` whose rank bits are set in the 13-bit ``chunk``."""
     table = _SUIT_CHUNKS[suit]
-    cards = table.get(chunk)
-    if cards is None:
+    try:
+        return table[chunk]
+    except KeyError:
         cards = table[chunk] = _suit_chunk_cards(suit, chunk)
-    return cards
+        return cards
+
+
+_CLUB_CHUNKS, _DIAMOND_CHUNKS, _HEART_CHUNKS, _SPADE_CHUNKS = _SUIT_CHUNKS
 
 
 def cards_tuple(mask: CardSet) -> tuple[Card, ...]:
     """The cards of a set, lowest first, as a tuple."""
-    c0, c1, c2, c3 = _SUIT_CHUNKS
-    chunk = mask & 0x1FFF
-    a = c0.get(chunk) or suit_chunk_cards(CLUBS, chunk)
-    chunk = mask >> 13 & 0x1FFF
-    b = c1.get(chunk) or suit_chunk_cards(DIAMONDS, chunk)
-    chunk = mask >> 26 & 0x1FFF
-    c = c2.get(chunk) or suit_chunk_cards(HEARTS, chunk)
-    chunk = mask >> 39
-    d = c3.get(chunk) or suit_chunk_cards(SPADES, chunk)
-    return a + b + c + d
+    try:
+        return (_CLUB_CHUNKS[mask & 0x1FFF] + _DIAMOND_CHUNKS[mask >> 13 & 0x1FFF]
+                + _HEART_CHUNKS[mask >> 26 & 0x1FFF] + _SPADE_CHUNKS[mask >> 39])
+    except KeyError:  # a suit pattern not seen before: fill it in and look again
+        for suit in SUITS:
+            suit_chunk_cards(suit, mask >> 13 * suit & 0x1FFF)
+        return cards_tuple(mask)
 
 
 def cards_in(mask: CardSet) -> list[Card]:

@@ -45,7 +45,7 @@ class ClassicWhist(HandGame):
         if turned_card < 0 or not hands[dealer] >> turned_card & 1:
             raise IllegalActionError("The turned-up trump card must be one of the dealer's cards")
 
-    def legal_other(self, state: HandState) -> list[Action]:
+    def legal_other(self, state: HandState) -> Sequence[Action]:
         return []
 
     def side_tricks(self, state: HandState) -> tuple[int, int]:

@@ -44,6 +44,7 @@ PHASE_VERBS = {
 }
 
 
+_PLAY, _CONTRACT = Phase.PLAY, Phase.CONTRACT
 _CONTRACT_CHOICES: dict[tuple[int, int, int], tuple[Action, ...]] = {}
 
 
@@ -166,18 +167,18 @@ class HandGame:
             return []
         return self.legal_other(state)
 
-    def legal_other(self, state: HandState) -> list[Action]:
+    def legal_other(self, state: HandState) -> Sequence[Action]:
         """Legal actions in phases that only some games have (auction, Frisch)."""
         raise NotImplementedError
 
     def apply(self, state: HandState, action: Action) -> HandState:
         """Apply an action outside trick play (``HandState.apply`` plays legal cards itself)."""
         phase = state.phase
-        if phase == Phase.PLAY and action in state.legal_actions():
-            return state.apply(action)
-        if phase == Phase.CONTRACT and action in self.contract_choices(state):
-            return self.bid_contract(state, contract_tricks(action))
-        if phase < Phase.CONTRACT and action in self.legal_other(state):
+        if phase == _PLAY and action in state.legal_actions():
+            return state.apply(int(action))  # int-like (numpy, an int subclass): HandState.apply takes exact ints
+        if phase == _CONTRACT and action in self.contract_choices(state):
+            return self.bid_contract(state, action - CONTRACT_BASE)
+        if phase < _CONTRACT and action in self.legal_other(state):
             return self.apply_other(state, action)
         raise IllegalActionError(self.why_illegal(state, action))
 

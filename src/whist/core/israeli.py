@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 from typing import Any
 
 from whist.core.actions import PASS, Action, Phase, action_name, bid_action, bid_level, bid_strain, is_bid
@@ -37,7 +38,7 @@ class IsraeliWhist(HandGame):
 
     def __init__(self, rules: IsraeliRules | None = None) -> None:
         super().__init__(rules or IsraeliRules())
-        self._bids_by_round: dict[tuple[int, int], list[Action]] = {}
+        self._calls_open: dict[tuple[int, int, Action], tuple[Action, ...]] = {}
 
     def hand_size(self, hand_number: int) -> int:
         return FORM_DECKS[self.rules.form][1]
@@ -59,18 +60,22 @@ class IsraeliWhist(HandGame):
 
     def bids_allowed(self, frisch_round: int, hand_size: int) -> list[Action]:
         """Every bid allowed in this auction round, lowest first (bid actions sort like bids)."""
-        key = (frisch_round, hand_size)
-        if key not in self._bids_by_round:
-            strains = range(5) if self.rules.no_trump_allowed else range(4)
-            self._bids_by_round[key] = sorted(
-                bid_action(level, strain) for strain in strains
-                for level in range(self.min_level(strain, frisch_round), hand_size + 1))
-        return self._bids_by_round[key]
+        strains = range(5) if self.rules.no_trump_allowed else range(4)
+        return sorted(bid_action(level, strain) for strain in strains
+                      for level in range(self.min_level(strain, frisch_round), hand_size + 1))
 
-    def legal_other(self, state: HandState) -> list[Action]:
+    def calls_open(self, frisch_round: int, hand_size: int, high_bid: Action) -> tuple[Action, ...]:
+        """Pass and every bid above ``high_bid``; one shared tuple per situation, since states are immutable."""
+        key = (frisch_round, hand_size, high_bid)
+        calls = self._calls_open.get(key)
+        if calls is None:
+            bids = self.bids_allowed(frisch_round, hand_size)
+            calls = self._calls_open[key] = (PASS, *bids[bisect.bisect_right(bids, high_bid):])
+        return calls
+
+    def legal_other(self, state: HandState) -> Sequence[Action]:
         if state.phase == Phase.AUCTION:
-            bids = self.bids_allowed(state.frisch_round, state.hand_size)
-            return [PASS, *bids[bisect.bisect_right(bids, state.high_bid):]]
+            return self.calls_open(state.frisch_round, state.hand_size, state.high_bid)
         # Frisch: any card still held and not yet chosen.
         seat = state.player
         return cards_in(state.hands[seat] & ~state.frisch_selected[seat])

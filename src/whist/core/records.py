@@ -32,9 +32,11 @@ FORMAT = "whist-record"
 VERSION = 1
 
 
-def to_record(match: Match, players: Sequence[str] | None = None, first_dealer: int = 0) -> dict[str, Any]:
+def to_record(match: Match, players: Sequence[str] | None = None, first_dealer: int | None = None) -> dict[str, Any]:
     """The record of a game so far (finished hands and the hand under way)."""
     game = match.game
+    if first_dealer is None:  # the dealer of the first deal: a cancelled deal keeps its dealer
+        first_dealer = match.results[0].final.dealer if match.results else match.hand.dealer
     hands = [hand_entry(r.number, r.final, r.points) for r in match.results]
     if not match.over:
         hands.append(hand_entry(len(match.results) + 1, match.hand, None))

@@ -47,6 +47,12 @@ class Rules:
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             meta = f.metadata
+            # Values can come from JSON records, so a wrong type must fail here, not deep in a game.
+            whole = isinstance(value, int) and not isinstance(value, bool)
+            if meta.get("low") is not None and not whole and not (f.default is None and value is None):
+                raise RulesError(f"Option {f.name} is a whole number, not {value!r}")
+            if isinstance(f.default, str) and not isinstance(value, str):
+                raise RulesError(f"Option {f.name} is text, not {value!r}")
             if meta.get("choices") and value not in meta["choices"]:
                 raise RulesError(f"Option {f.name} must be one of {', '.join(meta['choices'])}, not {value!r}")
             if isinstance(f.default, bool) and not isinstance(value, bool):

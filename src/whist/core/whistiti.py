@@ -36,7 +36,7 @@ class Whistiti(HandGame):
             "contracts": (-1,) * self.players,
         }
 
-    def legal_other(self, state: HandState) -> list[Action]:
+    def legal_other(self, state: HandState) -> Sequence[Action]:
         return []
 
     def first_leader(self, state: HandState, contracts: list[int]) -> int:

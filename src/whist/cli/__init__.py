@@ -1,0 +1,1 @@
+"""The terminal front end: ``whist play``, ``whist rules`` and ``whist check``."""

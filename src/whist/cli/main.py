@@ -1,0 +1,135 @@
+"""The ``whist`` command: play, rules, check."""
+
+from __future__ import annotations
+
+import random
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+
+import whist
+from whist.bots.registry import BOT_LEVELS
+from whist.cli.check import run_check
+from whist.cli.options import build_game, check_bot_level, default_bot_level
+from whist.cli.play import Game
+from whist.cli.rulesinfo import all_rules
+from whist.cli.session import make_seats
+from whist.cli.watch import watch as watch_game
+from whist.core.errors import WhistError
+from whist.core.match import Match
+
+app = typer.Typer(
+    name="whist",
+    help="Israeli Whist, Classic Whist and Whistiti in the terminal, against bots.",
+    add_completion=False,
+)
+
+
+class GameName(StrEnum):
+    israeli = "israeli"
+    classic = "classic"
+    whistiti = "whistiti"
+
+
+def show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"whist {whist.__version__}")
+        raise typer.Exit()
+
+
+def usage_error(message: str) -> NoReturn:
+    """Refuse the command line as click does (exit code 2). Typer 0.12 re-exports click's UsageError
+    and later versions vendor their own click, so printing the message ourselves works with both."""
+    typer.echo(f"Error: {message}\nTry 'whist play --help' for help.", err=True)
+    raise typer.Exit(2)
+
+
+@app.callback(invoke_without_command=True)
+def root(
+    ctx: typer.Context,
+    version: Annotated[bool, typer.Option("--version", help="Show the version and exit.", is_eager=True,
+                                          callback=show_version)] = False,
+) -> None:
+    """Israeli Whist, Classic Whist and Whistiti in the terminal, against bots."""
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+        raise typer.Exit()
+
+
+HANDS_HELP = ("Israeli Whist: the number of hands (same as --option hands=N). Whistiti: play only the first N "
+              "hands of the schedule (--hands 3 deals 1, 2, then 3 cards). Classic Whist is played to a target "
+              "score, so --hands is refused there: use --option target=N.")
+PLAYERS_HELP = ("Whistiti: 3 to 7. Israeli Whist: 3 plays without the clubs (form three_no_clubs) unless "
+                "--preset or --option form chooses another three-player form. Classic Whist: 4 only.")
+
+
+@app.command()
+def play(
+    game: Annotated[GameName, typer.Option("--game", "-g", help="The game.")] = GameName.israeli,
+    preset: Annotated[str | None, typer.Option(help="A named set of rule options (see: whist rules).")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", metavar="NAME=VALUE", help="Set a rule option; repeatable (see: whist rules).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="Seed of the deals and the bots; random by default, and printed so that a game can be replayed.")
+    ] = None,
+    hands: Annotated[int | None, typer.Option(min=1, help=HANDS_HELP)] = None,
+    players: Annotated[int | None, typer.Option(min=3, max=7, help=PLAYERS_HELP)] = None,
+    bots: Annotated[str | None, typer.Option(
+        help=f"Bot level: {', '.join(BOT_LEVELS)} (default: basic if available, else random).")] = None,
+    save: Annotated[Path | None, typer.Option(
+        dir_okay=False, help="Write the game record (JSON) to FILE at the end, or when you leave early.")] = None,
+    watch: Annotated[bool, typer.Option(
+        "--watch", help="No human: bots play every seat; each hand and the score sheet are printed.")] = False,
+    name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+) -> None:
+    """Play a game: you in the first seat, bots in the others (or --watch the bots).
+
+    Each prompt lists the legal choices: type a card (QH, 10c, Q♥ or its number), a call (pass, 5S, 7NT) or a number.
+
+    In a Frisch, choose the three cards one at a time or all three on one line (2 5 9, or QH 10C 2S).
+
+    At any prompt: help, hand, last, score, rules, quit. Ctrl-D and Ctrl-C leave too (saving with --save).
+    """
+    try:
+        hand_game = build_game(game.value, preset, option or (), players, hands)
+        level = check_bot_level(bots or default_bot_level())
+    except WhistError as error:
+        usage_error(str(error))
+    if save is not None and not save.parent.is_dir():
+        usage_error(f"Cannot save to {save}: no folder {save.parent}")
+    if seed is None:
+        seed = random.randrange(1_000_000)
+    console = Console(highlight=False)
+    console.print(f"Seed {seed} (replay this game with --seed {seed})")
+    match = Match.start(hand_game, seed)
+    seats = make_seats(match, level, seed, None if watch else name)
+    if watch:
+        raise typer.Exit(watch_game(match, seats, console, save))
+    if sys.stdin.isatty():
+        import readline  # noqa: F401  (line editing and history for input(); only where there is a terminal)
+    console.print(f"{hand_game.title}: {seats.names[seats.human]} against {len(seats.bots)} {level} bots.",
+                  markup=False)
+    raise typer.Exit(Game(match, seats, console, input, save).run())
+
+
+@app.command()
+def rules(game: Annotated[GameName | None, typer.Argument(help="Only this game.")] = None) -> None:
+    """List every rule option (default, allowed values, help) and every preset."""
+    Console(highlight=False).print(all_rules(game.value if game else None))
+
+
+@app.command()
+def check(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON), as written by play --save.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object instead of tables.")] = False,
+) -> None:
+    """Replay a game record, checking every action; print each hand's points and the totals."""
+    raise typer.Exit(run_check(file, as_json, Console(highlight=False)))
+
+
+def main() -> None:
+    app(prog_name="whist")

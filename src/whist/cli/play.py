@@ -1,0 +1,187 @@
+"""The interactive game: bots act and are narrated; at the human's turn, draw the table and ask.
+
+The human's screen is drawn only from ``seat_view(match.hand, human)``; the summary after a
+hand shows every hand as dealt, which the view reveals once the hand is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from whist.cli.inputs import parse_choice, prompt_text
+from whist.cli.narrate import action_lines
+from whist.cli.session import Leave, Seats, save_record
+from whist.cli.sheet import final_results, hand_heading, hand_summary, score_sheet, side_names
+from whist.cli.table import display_order, hand_lines, last_trick_text, table_panel
+from whist.core.actions import Action, Phase
+from whist.core.cards import Card
+from whist.core.errors import WhistError
+from whist.core.match import Match
+from whist.core.views import SeatView, seat_view
+
+Reader = Callable[[str], str]
+
+HELP = """Commands:
+  a card       QH, 10c, Q♥ or its number in your hand (3)
+  a call       pass, 5S, 6H, 7NT (in the trump auction)
+  a contract   a number of tricks, like 4
+  Frisch       one card at a time, or all three on one line: 2 5 9 or QH 10C 2S
+  hand         show the table and your hand again
+  last         show the last trick
+  score        show the score sheet
+  rules        show the rules this table plays by
+  help         this list
+  quit         leave the game (saved first if you gave --save)"""
+
+COMMANDS = ("help", "?", "hand", "table", "last", "score", "rules", "quit", "exit")
+
+
+class Game:
+    def __init__(self, match: Match, seats: Seats, console: Console, read: Reader, save: Path | None) -> None:
+        self.match = match
+        self.seats = seats
+        self.console = console
+        self.read = read
+        self.save = save
+        self.redraw = True  # draw the table at the human's next turn (not after their own Frisch pick)
+
+    @property
+    def names(self) -> list[str]:
+        return self.seats.names
+
+    def run(self) -> int:
+        """Play to the end; the exit code (0, or 1 / 130 when the player leaves by end of input / Ctrl-C)."""
+        code = 0
+        try:
+            self.console.print("Type help at any prompt for the commands.")
+            if self.match.game.name == "classic":
+                side_a, side_b = side_names(self.names)
+                self.console.print(f"Partners sit opposite: {side_a} against {side_b}.", markup=False)
+            self.announce_hand()
+            while not self.match.over:
+                self.step()
+            self.console.print()
+            self.console.print(final_results(self.match, self.names))
+        except Leave as leave:
+            self.console.print(f"\n{leave}", style="bold", markup=False)
+            code = leave.code
+        except KeyboardInterrupt:
+            self.console.print("\nInterrupted: leaving the game.", style="bold")
+            code = 130
+        if self.save is not None and not save_record(self.console, self.match, self.seats, self.save):
+            code = code or 1
+        return code
+
+    def step(self) -> None:
+        seat = self.match.current_player
+        if seat == self.seats.human:
+            actions = self.human_turn()
+        else:
+            actions = [self.seats.bots[seat].choose(seat_view(self.match.hand, seat))]
+        for action in actions:
+            self.apply(seat, action)
+        # Between the human's own Frisch picks nothing else changes, so the table is not drawn again.
+        hand = self.match.hand
+        self.redraw = not (seat == self.seats.human and hand.player == seat and hand.phase == Phase.FRISCH)
+
+    def apply(self, seat: int, action: Action) -> None:
+        human = self.seats.human
+        before = seat_view(self.match.hand, human)
+        finished = len(self.match.results)
+        frisch_offset = self.match.game.frisch_offset(self.match.hand.frisch_round)
+        self.match = self.match.apply(action)
+        hand_over = len(self.match.results) > finished
+        final = self.match.results[-1].final if hand_over else self.match.hand
+        after = seat_view(final, human)
+        for line in action_lines(before, seat, action, after, self.names, frisch_offset):
+            self.console.print(line)
+        if hand_over:
+            self.end_of_hand(after)
+
+    def end_of_hand(self, view: SeatView) -> None:
+        self.console.print()
+        self.console.print(hand_summary(view, self.match.results[-1], self.match.totals, self.names))
+        if self.match.over:
+            return
+        while True:
+            word = self.ask("Press Enter for the next hand (or score, quit): ").strip().lower()
+            if word in COMMANDS and word not in ("hand", "table", "last"):
+                self.command(word, None, [])
+                continue
+            break
+        self.announce_hand()
+
+    def announce_hand(self) -> None:
+        self.console.print()
+        self.console.rule(Text(hand_heading(self.match, self.names), style="bold"))
+
+    # The human's turn ----------------------------------------------------------------------
+
+    def human_turn(self) -> list[Action]:
+        view = seat_view(self.match.hand, self.seats.human)
+        shown = display_order(view)
+        if self.redraw:
+            self.show_table(view, shown)
+        while True:
+            line = self.ask(prompt_text(view, shown, self.frisch_target(view)))
+            word = line.strip().lower()
+            if word in COMMANDS:
+                self.command(word, view, shown)
+                continue
+            try:
+                actions = parse_choice(line, view, shown)
+                trial = self.match
+                for action in actions:  # all or nothing: several Frisch cards are checked together
+                    trial = trial.apply(action)
+            except WhistError as error:
+                self.console.print(Text(str(error), style="bold red"))
+                continue
+            return actions
+
+    def frisch_target(self, view: SeatView) -> str:
+        if view.phase != Phase.FRISCH:
+            return ""
+        offset = self.match.game.frisch_offset(view.frisch_round)
+        return self.names[(view.seat + offset) % view.players]
+
+    def show_table(self, view: SeatView, shown: Sequence[Card]) -> None:
+        self.console.print()
+        self.console.print(table_panel(view, self.names, hand_heading(self.match, self.names)))
+        self.console.print(Text("Your hand:", style="bold"))
+        self.console.print(hand_lines(view, shown))
+
+    def command(self, word: str, view: SeatView | None, shown: Sequence[Card]) -> None:
+        if word in ("quit", "exit"):
+            raise Leave("You left the game.", 0)
+        if word in ("help", "?"):
+            self.console.print(HELP, markup=False, highlight=False)
+        elif word == "score":
+            self.console.print(score_sheet(self.match, self.names))
+        elif word == "rules":
+            self.console.print(rules_text(self.match), markup=False)
+        elif view is not None and word in ("hand", "table"):
+            self.show_table(view, shown)
+        elif view is not None and word == "last":
+            if view.game == "classic" and view.trick:
+                self.console.print("In Classic Whist the last trick may be seen only before the next one is led.")
+            else:
+                self.console.print(last_trick_text(view, self.names))
+
+    def ask(self, prompt: str) -> str:
+        try:
+            return self.read(prompt)
+        except EOFError:
+            raise Leave("End of input: leaving the game.", 1) from None
+
+
+def rules_text(match: Match) -> str:
+    changed = match.game.rules.changed_options()
+    if not changed:
+        return f"{match.game.title} with the default rules (see: whist rules {match.game.name})."
+    options = ", ".join(f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+                        for name, value in changed.items())
+    return f"{match.game.title} with {options} (see: whist rules {match.game.name})."

@@ -1,0 +1,65 @@
+"""The command itself: help, version, and options that are refused before a game starts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+import whist
+from whist.cli.main import app
+
+
+def test_version(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.output.strip() == f"whist {whist.__version__}"
+
+
+def test_no_command_prints_help(runner: CliRunner) -> None:
+    result = runner.invoke(app, [])
+    assert result.exit_code == 0
+    for command in ("play", "rules", "check"):
+        assert command in result.output
+
+
+def test_play_help_says_what_hands_means_for_each_game(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert "first N hands of the schedule" in text
+    assert "Classic Whist is played to a target" in text
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--preset", "nope"], "No preset 'nope'"),
+    (["--option", "hands"], "NAME=VALUE"),
+    (["--option", "colour=blue"], "Unknown option 'colour'"),
+    (["--option", "nt_minimum=4"], "nt_minimum must be between 5 and 13"),
+    (["--bots", "genius"], "Unknown bot level 'genius'"),
+    (["--game", "classic", "--hands", "3"], "target"),
+    (["--game", "classic", "--players", "3"], "Classic Whist is for 4 players"),
+    (["--players", "5"], "Israeli Whist is for 4 players"),
+    (["--preset", "three_no_clubs", "--players", "4"], "does not fit form three_no_clubs"),
+    (["--game", "whistiti", "--hands", "14"], "too many"),
+])
+def test_bad_options_are_usage_errors(runner: CliRunner, args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["play", "--watch", *args], env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    assert message in " ".join(result.output.split())
+    assert "Traceback" not in result.output
+
+
+def test_save_to_a_missing_folder_is_refused_before_playing(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["play", "--watch", "--save", "/no/such/folder/game.json"])
+    assert result.exit_code == 2
+    assert "no folder" in result.output
+
+
+def test_module_runs_as_the_whist_command() -> None:
+    done = subprocess.run([sys.executable, "-m", "whist.cli", "--version"], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"whist {whist.__version__}"

@@ -1,0 +1,110 @@
+"""A real session in a terminal (pexpect): wrong input, a whole hand, end of input, Ctrl-C."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from whist.core.cards import parse_card
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a Unix terminal")
+
+PROMPT = re.compile(r"(Your call|Your contract|Your bid|Your play|Choose [^(\r\n]*) \(legal: ([^)\r\n]*)\): ")
+SHOWN_CARD = re.compile(r"\d+:((?:10|[2-9JQKA])[♣♦♥♠])")
+
+
+def spawn(*args: str) -> tuple[pexpect.spawn, io.StringIO]:
+    env = {**os.environ, "TERM": "dumb", "COLUMNS": "120", "NO_COLOR": "1"}
+    child = pexpect.spawn(sys.executable, ["-m", "whist.cli", "play", *args], env=env, encoding="utf-8",
+                          timeout=60, dimensions=(50, 120))
+    log = io.StringIO()
+    child.logfile_read = log
+    return child, log
+
+
+def first_choice(legal: str) -> str:
+    return legal.replace(",", " ").replace(";", " ").split()[0].split("-")[0]
+
+
+def card_not_held(screen: str) -> str:
+    held = {parse_card(name) for name in SHOWN_CARD.findall(screen.split("Your hand:")[-1])}
+    assert held, screen
+    return next(f"{rank}{suit}" for suit in "SHDC" for rank in "AKQJ" if parse_card(f"{rank}{suit}") not in held)
+
+
+def check_json(path: Path) -> dict[str, object]:
+    done = subprocess.run([sys.executable, "-m", "whist.cli", "check", str(path), "--json"], capture_output=True,
+                          text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def test_a_hand_with_wrong_input_along_the_way(tmp_path: Path) -> None:
+    path = tmp_path / "hand.json"
+    child, log = spawn("--seed", "3", "--hands", "1", "--save", str(path))
+    mistakes = {
+        "Your call": ("14S", "There are only 13 tricks: the highest level is 13"),
+        "Your contract": ("20", "There are only 13 tricks: you cannot bid 20"),
+        "Your play": ("banana", "Not a card: 'banana'"),
+    }
+    tried: set[str] = set()
+    held_tried = False
+    while child.expect([PROMPT, pexpect.EOF]) == 0:
+        kind, legal = child.match.group(1), child.match.group(2)
+        if kind == "Your play" and not held_tried:
+            held_tried = True
+            child.sendline(card_not_held(child.before))
+            child.expect("You don't hold the ")
+        elif kind in mistakes and kind not in tried:
+            tried.add(kind)
+            text, message = mistakes[kind]
+            child.sendline(text)
+            child.expect_exact(message)
+        else:
+            child.sendline(first_choice(legal))
+    child.close()
+    output = log.getvalue()
+    assert child.exitstatus == 0, output[-2000:]
+    assert "Traceback" not in output
+    assert tried == set(mistakes) and held_tried
+    assert "Hand 1 is over" in output
+    assert "Final scores" in output
+    summary = check_json(path)
+    assert summary["complete"] is True
+
+
+def test_end_of_input_mid_game_leaves_and_saves(tmp_path: Path) -> None:
+    path = tmp_path / "eof.json"
+    child, log = spawn("--seed", "3", "--save", str(path))
+    child.expect(PROMPT)
+    child.sendline("pass")
+    child.expect(PROMPT)
+    child.sendeof()
+    child.expect("End of input")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+    assert "Traceback" not in log.getvalue()
+    assert check_json(path)["complete"] is False
+
+
+def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
+    path = tmp_path / "interrupted.json"
+    child, log = spawn("--seed", "3", "--save", str(path))
+    child.expect(PROMPT)
+    child.sendintr()
+    child.expect("Interrupted")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in log.getvalue()
+    assert check_json(path)["complete"] is False
