@@ -96,7 +96,7 @@ def test_follow_suit_and_trumps_win() -> None:
 
 def won(match: Match, tricks: tuple[int, int, int, int], hand: HandState | None = None) -> Match:
     """Finish the hand under way as if the seats had taken ``tricks``."""
-    final = (hand or match.hand)._replace(phase=Phase.OVER, player=-1, tricks_won=tricks)
+    final = (hand or match.hand)._replace(phase=Phase.OVER, player=-1, is_terminal=True, tricks_won=tricks)
     return match.finish_hand(final)
 
 

@@ -129,7 +129,7 @@ def test_thirteen_tricks_end_the_hand_and_score_it() -> None:
 
 
 def over(state: HandState, contracts: tuple[int, ...], won: tuple[int, ...]) -> HandState:
-    return state._replace(phase=Phase.OVER, player=-1, contracts=contracts, tricks_won=won)
+    return state._replace(phase=Phase.OVER, player=-1, is_terminal=True, contracts=contracts, tricks_won=won)
 
 
 @pytest.mark.parametrize(("contracts", "won", "standard", "achim"), [

@@ -15,7 +15,7 @@ from whist.core.match import Match, deal_seed
 
 def finish(match: Match, contracts: tuple[int, ...], won: tuple[int, ...]) -> Match:
     """Finish the hand under way as if it had been played to these contracts and tricks."""
-    final = match.hand._replace(phase=Phase.OVER, player=-1, contracts=contracts, tricks_won=won)
+    final = match.hand._replace(phase=Phase.OVER, player=-1, is_terminal=True, contracts=contracts, tricks_won=won)
     return match.finish_hand(final)
 
 

@@ -99,7 +99,7 @@ def check_israeli_standard(game: HandGame) -> None:
 def check_achim(game: HandGame) -> None:
     state = act(start(game, SUIT_DEAL), "5S pass pass pass 5 0 9 0")
     assert state.over_under == "over"
-    final = state._replace(phase=Phase.OVER, player=-1, tricks_won=(2, 5, 0, 6))
+    final = state._replace(phase=Phase.OVER, player=-1, is_terminal=True, tricks_won=(2, 5, 0, 6))
     assert final.scores() == (-30, 35, 30, -30)
 
 
@@ -135,14 +135,16 @@ def check_honours(game: HandGame) -> None:
 
 def check_rubber(game: HandGame) -> None:
     match = Match.start(game, 1)
-    match = match.finish_hand(match.hand._replace(phase=Phase.OVER, player=-1, tricks_won=(7, 0, 6, 0)))
+    final = match.hand._replace(phase=Phase.OVER, player=-1, is_terminal=True, tricks_won=(7, 0, 6, 0))
+    match = match.finish_hand(final)
     assert match.games_won == (1, 0, 1, 0) and not match.over
 
 
 def check_long(game: HandGame) -> None:
     check_honours(game)
     match = Match.start(game, 1)
-    match = match.finish_hand(match.hand._replace(phase=Phase.OVER, player=-1, tricks_won=(7, 0, 6, 0)))
+    final = match.hand._replace(phase=Phase.OVER, player=-1, is_terminal=True, tricks_won=(7, 0, 6, 0))
+    match = match.finish_hand(final)
     assert not match.over and match.game_points[0] >= 7
 
 

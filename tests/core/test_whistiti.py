@@ -80,7 +80,8 @@ def test_trump_is_the_top_card_of_the_stock() -> None:
     for seat in (-1, 0, 1, 2, 3):
         assert seat_view(state, seat).turned_card == 4
         assert not hidden_cards(state, seat) >> 4 & 1
-    state = game.deal_cards(2, [parse_card("AS"), *range(1, 4), parse_card("9H"), *range(4, 51)])
+    first = [parse_card("AS"), 1, 2, 3, parse_card("9H")]
+    state = game.deal_cards(2, first + [c for c in range(52) if c not in first])
     assert state.turned_card == parse_card("9H") and state.trump == 2
 
 
@@ -160,9 +161,9 @@ def test_a_whole_small_hand() -> None:
 
 def test_whistiti_scores() -> None:
     state = act(bidding(size=7), "3 0 4 2")
-    final = state._replace(phase=Phase.OVER, player=-1, tricks_won=(3, 0, 6, 1))
+    final = state._replace(phase=Phase.OVER, player=-1, is_terminal=True, tricks_won=(3, 0, 6, 1))
     # Seats bid in order 1 2 3 0: contracts (2, 3, 0, 4).
     assert final.contracts == (2, 3, 0, 4)
     assert final.scores() == (-5, -15, -30, -15)
-    final = state._replace(phase=Phase.OVER, player=-1, tricks_won=(2, 3, 0, 2))
+    final = state._replace(phase=Phase.OVER, player=-1, is_terminal=True, tricks_won=(2, 3, 0, 2))
     assert final.scores() == (20, 25, 10, -10)

@@ -36,7 +36,12 @@ def cards_above(card: Card) -> CardSet:
 
 
 def beats(card: Card, best: Card, trump: int) -> bool:
-    """Whether ``card`` would take the trick from ``best``, the card winning it so far."""
+    """Whether ``card`` would take the trick from ``best``, the card winning it so far.
+
+    >>> from whist.core.cards import HEARTS, NO_TRUMP, parse_card
+    >>> beats(parse_card("2H"), parse_card("AS"), HEARTS), beats(parse_card("2H"), parse_card("AS"), NO_TRUMP)
+    (True, False)
+    """
     if card // 13 == best // 13:
         return card > best
     return card // 13 == trump

@@ -21,7 +21,6 @@ from whist.core.actions import (
 from whist.core.cards import (
     SUIT_NAMES,
     CardSet,
-    card_set,
     cards_in,
     long_name,
 )
@@ -32,7 +31,7 @@ from whist.core.tricks import SUIT_MASK_OF_CARD
 
 # Field positions, so that the hot path builds the next state from a list in one step.
 _F = {name: i for i, name in enumerate(HandState._fields)}
-HANDS, PHASE, PLAYER, HISTORY = _F["hands"], _F["phase"], _F["player"], _F["history"]
+HANDS, PHASE, PLAYER, LOG = _F["hands"], _F["phase"], _F["player"], _F["action_log"]
 LEADER, CONTRACTS, DECLARER, IS_TERMINAL = _F["leader"], _F["contracts"], _F["declarer"], _F["is_terminal"]
 _new_state: Callable[[type, Sequence[Any]], HandState] = tuple.__new__
 
@@ -45,6 +44,7 @@ PHASE_VERBS = {
 
 
 _PLAY, _CONTRACT = Phase.PLAY, Phase.CONTRACT
+CARD_BITS: tuple[CardSet, ...] = tuple(1 << card for card in range(52))
 _CONTRACT_CHOICES: dict[tuple[int, int, int], tuple[Action, ...]] = {}
 
 
@@ -109,13 +109,13 @@ class HandGame:
         n, size = self.players, self.hand_size(hand_number)
         dealt = n * size
         hands = [0] * n
+        bit = CARD_BITS.__getitem__
         for offset in range(n):
-            mask = 0
-            for card in cards[offset:dealt:n]:
-                mask |= 1 << card
-            hands[(dealer + 1 + offset) % n] = mask
+            # The cards are distinct, so adding their bits is or-ing them (and runs in C).
+            hands[(dealer + 1 + offset) % n] = sum(map(bit, cards[offset:dealt:n]))
         turned = self.turned_card(cards, dealt)
-        return self.start_hand(dealer, tuple(hands), card_set(cards[dealt:]), turned, size, checked=checked)
+        unseen = sum(map(bit, cards[dealt:]))
+        return self.start_hand(dealer, tuple(hands), unseen, turned, size, checked=checked)
 
     def turned_card(self, cards: Sequence[int], dealt: int) -> int:
         """The card turned face up for trump, if the game turns one; -1 otherwise."""
@@ -159,13 +159,11 @@ class HandGame:
     def legal_actions(self, state: HandState) -> Sequence[Action]:
         """Legal actions outside trick play (``HandState.legal_actions`` lists plays itself)."""
         phase = state.phase
-        if phase == Phase.PLAY:
-            return state.legal_actions()
-        if phase == Phase.CONTRACT:
+        if phase == _CONTRACT:
             return self.contract_choices(state)
-        if phase >= Phase.OVER:
-            return []
-        return self.legal_other(state)
+        if phase < _CONTRACT:
+            return self.legal_other(state)
+        return state.legal_actions() if phase == _PLAY else ()
 
     def legal_other(self, state: HandState) -> Sequence[Action]:
         """Legal actions in phases that only some games have (auction, Frisch)."""
@@ -212,7 +210,7 @@ class HandGame:
         contracts = list(state.contracts)
         contracts[seat] = tricks
         v[CONTRACTS] = tuple(contracts)
-        v[HISTORY] = state.history + (CONTRACT_BASE + tricks,)
+        v[LOG] = (state.action_log, CONTRACT_BASE + tricks)
         if -1 in contracts:
             v[PLAYER] = (seat + 1) % self.players
         else:

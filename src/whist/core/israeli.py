@@ -8,7 +8,7 @@ from typing import Any
 
 from whist.core.actions import PASS, Action, Phase, action_name, bid_action, bid_level, bid_strain, is_bid
 from whist.core.cards import CLUBS, FIVE, FOUR, NO_TRUMP, SUIT_MASKS, cards_in, long_name
-from whist.core.game import HISTORY, IS_TERMINAL, PHASE, PLAYER, HandGame, make_state
+from whist.core.game import IS_TERMINAL, LOG, PHASE, PLAYER, HandGame, make_state
 from whist.core.rules import IsraeliRules
 from whist.core.scoring import israeli_score
 from whist.core.state import HandState
@@ -28,6 +28,7 @@ FORM_DECKS: dict[str, tuple[list[int], int]] = {
     "three_random_card": (list(range(52)), 17),
 }
 
+_AUCTION = Phase.AUCTION
 STRAIN_NAMES = ("clubs", "diamonds", "hearts", "spades", "no trump")
 
 
@@ -74,21 +75,22 @@ class IsraeliWhist(HandGame):
         return calls
 
     def legal_other(self, state: HandState) -> Sequence[Action]:
-        if state.phase == Phase.AUCTION:
-            return self.calls_open(state.frisch_round, state.hand_size, state.high_bid)
+        if state.phase == _AUCTION:
+            calls = self._calls_open.get((state.frisch_round, state.hand_size, state.high_bid))
+            return calls or self.calls_open(state.frisch_round, state.hand_size, state.high_bid)
         # Frisch: any card still held and not yet chosen.
         seat = state.player
         return cards_in(state.hands[seat] & ~state.frisch_selected[seat])
 
     def apply_other(self, state: HandState, action: Action) -> HandState:
-        if state.phase == Phase.AUCTION:
+        if state.phase == _AUCTION:
             return self._call(state, action)
         return self._choose_frisch_card(state, action)
 
     def _call(self, state: HandState, action: Action) -> HandState:
         seat, n = state.player, self.players
         v = list(state)
-        v[HISTORY] = state.history + (action,)
+        v[LOG] = (state.action_log, action)
         v[CALLS] = state.calls + ((state.frisch_round, seat, action),)
         v[PLAYER] = (seat + 1) % n
         if action != PASS:
@@ -125,7 +127,7 @@ class IsraeliWhist(HandGame):
     def _choose_frisch_card(self, state: HandState, card: int) -> HandState:
         seat, n = state.player, self.players
         v = list(state)
-        v[HISTORY] = state.history + (card,)
+        v[LOG] = (state.action_log, card)
         selected = list(state.frisch_selected)
         selected[seat] |= 1 << card
         v[FRISCH_SELECTED] = tuple(selected)

@@ -29,7 +29,9 @@ class HandState(NamedTuple):
     hands: tuple[CardSet, ...]  # each seat's cards now
     phase: Phase
     player: int  # seat to act, -1 when the hand is over
-    history: tuple[Action, ...]  # every action of the hand, in order
+    # Every action of the hand as a chain (earlier chain, action), newest last: adding a link is
+    # one small tuple, where a flat tuple would be copied whole at every action. See ``history``.
+    action_log: tuple[Any, ...]
     calls: tuple[Call, ...]  # the trump auction, all rounds
     high_bid: Action  # -1 before the first bid
     declarer: int  # Israeli: high bidder, then declarer; Whistiti: first leader; -1 none
@@ -75,18 +77,22 @@ class HandState(NamedTuple):
         """The state after ``action``; raises IllegalActionError (the state is unchanged) if not allowed."""
         if self.phase != _PLAY or action.__class__ is not int or not 0 <= action < 52:
             return self.game.apply(self, action)
-        v: list[Any] = list(self)
         seat = self.player
         hands = list(self.hands)
         hand = hands[seat]
+        bit = _CARD_BITS[action]
         trick = self.trick
-        if not hand >> action & 1 or (trick and hand & SUIT_MASK_OF_CARD[trick[0]]
-                                      and trick[0] // 13 != action // 13):
-            return self.game.apply(self, action)  # not allowed: the game explains why
+        if not hand & bit:
+            return self.game.apply(self, action)  # not held: the game explains why
+        if trick:
+            led = _SUIT_MASK_OF_CARD[trick[0]]
+            if hand & led and not bit & led:
+                return self.game.apply(self, action)  # fails to follow suit: the game explains why
         # Trick play is the same in every game, so it lives here, in one Python frame.
-        hands[seat] = hand ^ (1 << action)
+        v: list[Any] = list(self)
+        hands[seat] = hand ^ bit
         v[_HANDS] = tuple(hands)
-        v[_HISTORY] = self.history + (action,)
+        v[_LOG] = (self.action_log, action)
         trick += (action,)
         n = len(hands)
         if len(trick) < n:
@@ -125,13 +131,25 @@ class HandState(NamedTuple):
             return None
         return "over" if sum(self.contracts) > self.hand_size else "under"
 
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action of the hand, in order."""
+        actions = []
+        link = self.action_log
+        while link:
+            link, action = link
+            actions.append(action)
+        return tuple(reversed(actions))
+
     def history_names(self) -> list[str]:
         return [action_name(a) for a in self.history]
 
 
 _F = {name: i for i, name in enumerate(HandState._fields)}
-_HANDS, _PHASE, _PLAYER, _HISTORY = _F["hands"], _F["phase"], _F["player"], _F["history"]
+_HANDS, _PHASE, _PLAYER, _LOG = _F["hands"], _F["phase"], _F["player"], _F["action_log"]
 _TRICK, _TRICKS, _TRICKS_WON, _LEADER = _F["trick"], _F["tricks"], _F["tricks_won"], _F["leader"]
 _IS_TERMINAL = _F["is_terminal"]
 _PLAY = Phase.PLAY
+_CARD_BITS = tuple(1 << card for card in range(52))
+_SUIT_MASK_OF_CARD = SUIT_MASK_OF_CARD
 _new_state: Callable[[type, Sequence[Any]], HandState] = tuple.__new__
