@@ -135,12 +135,12 @@ def _suit_chunk_cards(suit: Suit, chunk: int) -> tuple[Card, ...]:
 
 # The cards of every 13-bit pattern of each suit, filled on first use: listing a hand is then
 # four look-ups instead of a loop over its bits, which matters in random playouts.
-_SUIT_CHUNKS: tuple[dict[int, tuple[Card, ...]], ...] = tuple({} for _ in SUITS)
+SUIT_CHUNKS: tuple[dict[int, tuple[Card, ...]], ...] = tuple({} for _ in SUITS)
 
 
 def suit_chunk_cards(suit: Suit, chunk: int) -> tuple[Card, ...]:
     """The cards of ``suit`` whose rank bits are set in the 13-bit ``chunk``."""
-    table = _SUIT_CHUNKS[suit]
+    table = SUIT_CHUNKS[suit]
     try:
         return table[chunk]
     except KeyError:
@@ -148,14 +148,14 @@ def suit_chunk_cards(suit: Suit, chunk: int) -> tuple[Card, ...]:
         return cards
 
 
-_CLUB_CHUNKS, _DIAMOND_CHUNKS, _HEART_CHUNKS, _SPADE_CHUNKS = _SUIT_CHUNKS
+CLUB_CHUNKS, DIAMOND_CHUNKS, HEART_CHUNKS, SPADE_CHUNKS = SUIT_CHUNKS
 
 
 def cards_tuple(mask: CardSet) -> tuple[Card, ...]:
     """The cards of a set, lowest first, as a tuple."""
     try:
-        return (_CLUB_CHUNKS[mask & 0x1FFF] + _DIAMOND_CHUNKS[mask >> 13 & 0x1FFF]
-                + _HEART_CHUNKS[mask >> 26 & 0x1FFF] + _SPADE_CHUNKS[mask >> 39])
+        return (CLUB_CHUNKS[mask & 0x1FFF] + DIAMOND_CHUNKS[mask >> 13 & 0x1FFF]
+                + HEART_CHUNKS[mask >> 26 & 0x1FFF] + SPADE_CHUNKS[mask >> 39])
     except KeyError:  # a suit pattern not seen before: fill it in and look again
         for suit in SUITS:
             suit_chunk_cards(suit, mask >> 13 * suit & 0x1FFF)

@@ -4,6 +4,7 @@ and Whistiti, and trick play. Each game subclasses ``HandGame`` and overrides sm
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -64,8 +65,8 @@ def shuffled(cards: list[int], rng: random.Random) -> list[int]:
     return cards
 
 
-def make_state(values: Sequence[Any]) -> HandState:
-    return _new_state(HandState, values)
+# The next state from a list of field values: a C-level call, no Python frame.
+make_state: Callable[[Sequence[Any]], HandState] = functools.partial(_new_state, HandState)
 
 
 class HandGame:
@@ -186,6 +187,7 @@ class HandGame:
     # Contract bidding (Israeli Whist phase 2, Whistiti) ---------------------------------------
 
     def min_contract(self, state: HandState, seat: int) -> int:
+        """The lowest contract the declarer may bid (other seats may always bid 0)."""
         return 0
 
     def legal_contracts(self, state: HandState) -> list[int]:
@@ -193,7 +195,8 @@ class HandGame:
 
     def contract_choices(self, state: HandState) -> tuple[Action, ...]:
         """The contract actions open to the bidder, shared between states (they are immutable)."""
-        low, size = self.min_contract(state, state.player), state.hand_size
+        seat = state.player
+        low, size = self.min_contract(state, seat) if seat == state.declarer else 0, state.hand_size
         contracts = state.contracts
         # The last bidder may not make the contracts add up to the tricks: someone must fail.
         forbidden = size - (sum(contracts) + 1) if contracts.count(-1) == 1 else -1
@@ -257,7 +260,7 @@ class HandGame:
         return self.why_other_illegal(state, action)
 
     def why_contract_illegal(self, state: HandState, tricks: int) -> str:
-        low = self.min_contract(state, state.player)
+        low = self.min_contract(state, state.player) if state.player == state.declarer else 0
         if tricks > state.hand_size:
             return f"There are only {state.hand_size} tricks: you cannot bid {tricks}"
         if tricks < low:

@@ -74,6 +74,17 @@ class IsraeliWhist(HandGame):
             calls = self._calls_open[key] = (PASS, *bids[bisect.bisect_right(bids, high_bid):])
         return calls
 
+    def legal_actions(self, state: HandState) -> Sequence[Action]:
+        if state.phase == _AUCTION:  # the auction is served here to save calls in playouts
+            calls = self._calls_open.get((state.frisch_round, state.hand_size, state.high_bid))
+            return calls or self.calls_open(state.frisch_round, state.hand_size, state.high_bid)
+        return super().legal_actions(state)
+
+    def apply(self, state: HandState, action: Action) -> HandState:
+        if state.phase == _AUCTION and action in self.legal_actions(state):
+            return self._call(state, action)
+        return super().apply(state, action)
+
     def legal_other(self, state: HandState) -> Sequence[Action]:
         if state.phase == _AUCTION:
             calls = self._calls_open.get((state.frisch_round, state.hand_size, state.high_bid))
@@ -148,7 +159,7 @@ class IsraeliWhist(HandGame):
     # Contracts and play -----------------------------------------------------------------------
 
     def min_contract(self, state: HandState, seat: int) -> int:
-        return bid_level(state.high_bid) if seat == state.declarer else 0
+        return bid_level(state.high_bid)
 
     def first_leader(self, state: HandState, contracts: list[int]) -> int:
         return state.declarer

@@ -11,7 +11,15 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from whist.core.actions import Action, Phase, action_name
-from whist.core.cards import CardSet, cards_tuple, suit_chunk_cards
+from whist.core.cards import (
+    CLUB_CHUNKS,
+    DIAMOND_CHUNKS,
+    HEART_CHUNKS,
+    SPADE_CHUNKS,
+    SUIT_CHUNKS,
+    CardSet,
+    cards_tuple,
+)
 from whist.core.tricks import SUIT_MASK_OF_CARD, trick_winner
 
 if TYPE_CHECKING:
@@ -64,13 +72,17 @@ class HandState(NamedTuple):
         if self.phase == _PLAY:  # the hot path of playouts stays in this one frame
             trick = self.trick
             hand = self.hands[self.player]
-            if trick:
-                lead = trick[0]
-                follow = hand & SUIT_MASK_OF_CARD[lead]
-                if follow:
-                    suit = lead // 13
-                    return suit_chunk_cards(suit, follow >> 13 * suit)
-            return cards_tuple(hand)
+            try:
+                if trick:
+                    lead = trick[0]
+                    follow = hand & _SUIT_MASK_OF_CARD[lead]
+                    if follow:
+                        suit = lead // 13
+                        return SUIT_CHUNKS[suit][follow >> 13 * suit]
+                return (CLUB_CHUNKS[hand & 0x1FFF] + DIAMOND_CHUNKS[hand >> 13 & 0x1FFF]
+                        + HEART_CHUNKS[hand >> 26 & 0x1FFF] + SPADE_CHUNKS[hand >> 39])
+            except KeyError:  # a suit pattern not listed yet
+                return cards_tuple(follow if trick and follow else hand)
         return self.game.legal_actions(self)
 
     def apply(self, action: Action) -> HandState:

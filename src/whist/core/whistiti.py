@@ -42,8 +42,12 @@ class Whistiti(HandGame):
     def first_leader(self, state: HandState, contracts: list[int]) -> int:
         """The highest bidder leads; among equal bids, the first in bidding order."""
         n = self.players
-        order = [(state.dealer + 1 + i) % n for i in range(n)]
-        return max(order, key=lambda seat: (contracts[seat], -order.index(seat)))
+        best = first = (state.dealer + 1) % n
+        for i in range(1, n):
+            seat = (first + i) % n
+            if contracts[seat] > contracts[best]:  # strictly higher: ties stay with the earlier bidder
+                best = seat
+        return best
 
     def hand_scores(self, state: HandState) -> tuple[int, ...]:
         return tuple(whistiti_score(c, t) for c, t in zip(state.contracts, state.tricks_won, strict=True))
