@@ -129,7 +129,7 @@ def test_a_game_ends_when_a_side_reaches_the_target(target: int, hands_to_win: i
         match = won(match, (6, 0, 7, 0))
     assert match.over
     assert match.games_won == (1, 0, 1, 0)
-    assert match.places() == (1, 3, 1, 3)
+    assert match.places() == (1, 2, 1, 2)
     assert list(match.legal_actions()) == [] and match.current_player == -1
 
 
@@ -177,6 +177,15 @@ def test_honours_can_end_a_game() -> None:
     assert match.over and match.games_won == (1, 0, 1, 0)
 
 
+def test_tricks_score_before_honours() -> None:
+    # Side 0 stands at 3 of 5 and takes 8 tricks: the game is won before side 1's honours count.
+    match = replace(honours_match(honours=True), game_points=(3, 0, 3, 0))
+    game = match.game
+    assert isinstance(game, ClassicWhist) and game.honours_held(match.hand) == (3, 1)
+    finished = won(match, (4, 2, 4, 3))
+    assert finished.results[0].honours == (0, 0) and finished.games_won == (1, 0, 1, 0)
+
+
 def test_rubber_is_best_of_three() -> None:
     match = Match.start(classic(rubber=True), 2)
     match = won(match, (7, 0, 6, 0))
@@ -185,7 +194,7 @@ def test_rubber_is_best_of_three() -> None:
     assert match.games_won == (1, 1, 1, 1) and not match.over
     match = won(match, (7, 0, 6, 0))
     assert match.games_won == (2, 1, 2, 1) and match.over
-    assert match.places() == (1, 3, 1, 3)
+    assert match.places() == (1, 2, 1, 2)
 
 
 def test_a_rubber_can_end_two_nil() -> None:
@@ -216,9 +225,9 @@ def test_the_two_highest_cuts_play_together(seed: int | str) -> None:
 
 
 def test_both_sides_reaching_the_target_in_one_hand() -> None:
-    """RULES.md does not say who wins when tricks take one side to the target and honours the
-    other: the engine credits both sides with the game (traditional whist scores tricks first)."""
+    """Tricks score before honours (docs/rules-notes.md): when the tricks take one side to the
+    target, the other side's honours do not count, so only one side wins the game."""
     match = replace(honours_match(honours=True), game_points=(3, 4, 3, 4))
     match = won(match, (3, 4, 3, 3))  # side 1: one odd trick; side 0: three honours
-    assert match.results[0].points == (2, 1, 2, 1)
-    assert match.games_won == (1, 1, 1, 1) and match.over
+    assert match.results[0].points == (0, 1, 0, 1)
+    assert match.games_won == (0, 1, 0, 1) and match.over

@@ -290,7 +290,7 @@ def test_option_rows_describe_every_option(cls: type[Rules]) -> None:
         assert by_name["nt_minimum"][1:3] == ("7", "5..13")
         assert by_name["no_trump_allowed"][1:3] == ("true", "true | false")
         assert by_name["frisch_direction"][2] == "left | rotating | right"
-        assert by_name["target"][1:3] == ("None", "1..100000 or none")
+        assert by_name["target"][1:3] == ("none", "1..100000 or none")
 
 
 def test_players_of_each_game() -> None:

@@ -127,9 +127,7 @@ def final_results(match: Match, names: Sequence[str]) -> RenderableType:
 
 
 def classic_final(match: Match, names: Sequence[str]) -> RenderableType:
-    # Match.places ranks seats; two sides are first and second (or both first).
-    seat_places = match.places()
-    places = [1 if seat_places[side] <= seat_places[1 - side] else 2 for side in (0, 1)]
+    places = match.places()  # seats 0 and 1 stand for their sides
     side_a, side_b = side_names(names)
     table = Table(title="Final scores", title_justify="left", title_style="bold", show_edge=False)
     for column in ("Place", "Side", "Games", "Points"):

@@ -37,8 +37,10 @@ class Phase(IntEnum):
 
 
 def bid_action(level: int, strain: int) -> Action:
-    if not 1 <= level <= MAX_TRICKS or not 0 <= strain <= NO_TRUMP:
-        raise NotationError(f"No such bid: level {level}, strain {strain}")
+    if not 1 <= level <= MAX_TRICKS:
+        raise NotationError(f"A bid's level is a number of tricks, at most {MAX_TRICKS}, not {level}")
+    if not 0 <= strain <= NO_TRUMP:
+        raise NotationError(f"A bid's strain is C, D, H, S or NT, not {strain}")
     return BID_BASE + (level - 1) * STRAINS + strain
 
 
@@ -52,7 +54,7 @@ def bid_strain(action: Action) -> int:
 
 def contract_action(tricks: int) -> Action:
     if not 0 <= tricks <= MAX_TRICKS:
-        raise NotationError(f"No such contract: {tricks} tricks")
+        raise NotationError(f"A contract is a number of tricks from 0 to {MAX_TRICKS}, not {tricks}")
     return CONTRACT_BASE + tricks
 
 

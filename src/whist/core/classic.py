@@ -68,8 +68,12 @@ class ClassicWhist(HandGame):
         return (held[0], held[1])
 
     def honour_points(self, state: HandState, game_points: Sequence[int]) -> tuple[int, int]:
-        """Honour points of each side; a side one point short of the target may not count them."""
+        """Honour points of each side; a side one point short of the target may not count them,
+        and none count when the tricks of this hand have already won the game (tricks score first)."""
         if not self.rules.honours:
+            return (0, 0)
+        tricks = classic_trick_points(self.side_tricks(state))
+        if any(game_points[side] + tricks[side] >= self.rules.target for side in (0, 1)):
             return (0, 0)
         held = self.honours_held(state)
         return tuple(  # type: ignore[return-value]

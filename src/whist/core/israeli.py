@@ -32,6 +32,12 @@ _AUCTION = Phase.AUCTION
 STRAIN_NAMES = ("clubs", "diamonds", "hearts", "spades", "no trump")
 
 
+def minimum_level(rules: IsraeliRules, strain: int, frisch_round: int) -> int:
+    """The lowest level of a bid in ``strain`` in the auction after ``frisch_round`` Frisch rounds."""
+    level = 5 + (frisch_round if rules.frisch_raises_minimum else 0)
+    return max(level, rules.nt_minimum) if strain == NO_TRUMP else level
+
+
 class IsraeliWhist(HandGame):
     name = "israeli"
     title = "Israeli Whist"
@@ -56,8 +62,7 @@ class IsraeliWhist(HandGame):
     # Trump auction -------------------------------------------------------------------------
 
     def min_level(self, strain: int, frisch_round: int) -> int:
-        level = 5 + (frisch_round if self.rules.frisch_raises_minimum else 0)
-        return max(level, self.rules.nt_minimum) if strain == NO_TRUMP else level
+        return minimum_level(self.rules, strain, frisch_round)
 
     def bids_allowed(self, frisch_round: int, hand_size: int) -> list[Action]:
         """Every bid allowed in this auction round, lowest first (bid actions sort like bids)."""

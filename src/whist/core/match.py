@@ -127,12 +127,12 @@ class Match:
         return None
 
     def places(self) -> tuple[int, ...]:
-        """Place of each seat (1 = first); equal results share a place."""
+        """Place of each seat (1 = first); equal results share a place. In Classic Whist both
+        partners have their side's place: 1 and 2, or 1 and 1 when the sides are level."""
         if isinstance(self.game, ClassicWhist):
             keys = [(self.games_won[s], self.totals[s]) for s in range(4)]
-        else:
-            keys = [(0, t) for t in self.totals]
-        return tuple(1 + sum(1 for other in keys if other > key) for key in keys)
+            return tuple(1 + len({other for other in keys if other > key}) for key in keys)
+        return tuple(1 + sum(1 for other in self.totals if other > total) for total in self.totals)
 
 
 def cut_for_partners(seed: int | str) -> tuple[int, ...]:

@@ -123,7 +123,7 @@ def option_rows(rules_cls: type[Rules]) -> list[tuple[str, str, str, str]]:
             allowed = f"{meta['low']}..{meta['high']}" + (" or none" if f.default is None else "")
         else:
             allowed = "text"
-        default = str(f.default).lower() if isinstance(f.default, bool) else str(f.default)
+        default = str(f.default).lower() if isinstance(f.default, bool) or f.default is None else str(f.default)
         rows.append((f.name, default, allowed, meta.get("help", "")))
     return rows
 
@@ -158,7 +158,8 @@ class IsraeliRules(Rules):
                                    choices=("left", "rotating", "right"))
     high_contract_first_undertrick: bool = option(
         False, "A failed contract of 7+ that falls short loses 15 for the first trick, not 10")
-    zero_scoring: str = option("standard", "Table of zero-bid scores (see ZERO_SCORES)",
+    zero_scoring: str = option("standard", "Zero-bid scores: standard (made +50 under, +25 over; failed -50, "
+                               "then +10 a trick), or achim (in an over hand made +30, failed a flat -30)",
                                choices=("standard", "achim"))
     hands: int = option(12, "Hands in a game (0: no limit, play to target)", low=0, high=1000)
     target: int | None = option(None, "End the game when a player's total reaches this score", low=1, high=100000)

@@ -50,5 +50,6 @@ def hand_text(state: HandState, names: Sequence[str] | None = None, number: int 
     if state.phase == Phase.OVER:
         view = seat_view(state, -1)
         lines.append("  Tricks: " + ", ".join(f"{who[s]} {t}" for s, t in enumerate(state.tricks_won)))
-        lines.append("  Points: " + ", ".join(f"{who[s]} {p:+d}" for s, p in enumerate(view.scores)))
+        lines.append("  Points: " + ", ".join(f"{who[s]} {p:+d}" if p else f"{who[s]} 0"
+                                              for s, p in enumerate(view.scores)))
     return "\n".join(lines)
