@@ -3,11 +3,11 @@
 Every engine is driven the same way from Python: ask for the legal actions, pick one
 uniformly with ``random.Random``, apply it, until the hand is over. OpenSpiel's chance
 nodes (the deal) are sampled from ``chance_outcomes()`` the same way; ours deal from a
-seed inside ``new_hand``. Time is the process's CPU time, and rounds alternate between the
-engines with the median reported, because this shared machine's speed varies from minute
-to minute.
+seed inside ``new_hand``. Time is the process's CPU time, and the engines take turns every
+few hands, because this shared machine's speed varies from minute to minute: each engine
+then sees the same mix of fast and slow moments.
 
-Run:  python bench/engine_throughput.py [--seconds 2] [--rounds 5]
+Run:  python bench/engine_throughput.py [--seconds 10] [--batch 20]
 """
 
 from __future__ import annotations
@@ -56,46 +56,62 @@ def open_spiel_hands() -> Callable[[random.Random], int]:
     return one_hand
 
 
-def hands_per_second(one_hand: Callable[[random.Random], int], seconds: float, seed: int) -> tuple[float, float]:
-    """(hands per second, actions per hand) over about ``seconds`` of play."""
-    rng = random.Random(seed)
-    hands = actions = 0
-    start = time.process_time()
-    deadline = start + seconds
-    while True:
-        for _ in range(50):
-            actions += one_hand(rng)
-        hands += 50
-        now = time.process_time()
-        if now >= deadline:
-            return hands / (now - start), actions / hands
+def interleaved_rates(engines: dict[str, Callable[[random.Random], int]], seconds: float,
+                      batch: int) -> tuple[dict[str, float], dict[str, float], dict[str, list[float]]]:
+    """Hands per second and actions per hand of each engine, and per-slice rates.
+
+    The engines take turns in batches of ``batch`` hands, so that they share whatever the
+    machine is doing at each moment; CPU time is summed per engine.
+    """
+    rngs = {name: random.Random(index) for index, name in enumerate(engines)}
+    cpu = dict.fromkeys(engines, 0.0)
+    hands = dict.fromkeys(engines, 0)
+    actions = dict.fromkeys(engines, 0)
+    slices: dict[str, list[float]] = {name: [] for name in engines}
+    deadline = time.process_time() + seconds * len(engines)
+    while time.process_time() < deadline:
+        for name, one_hand in engines.items():
+            rng = rngs[name]
+            start = time.process_time()
+            for _ in range(batch):
+                actions[name] += one_hand(rng)
+            spent = time.process_time() - start
+            cpu[name] += spent
+            hands[name] += batch
+            slices[name].append(batch / spent if spent > 0 else float("inf"))
+    rates = {name: hands[name] / cpu[name] for name in engines}
+    lengths = {name: actions[name] / hands[name] for name in engines}
+    return rates, lengths, slices
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=2.0, help="seconds per engine per round")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=10.0, help="CPU seconds per engine")
+    parser.add_argument("--batch", type=int, default=20, help="hands per turn before the next engine runs")
     args = parser.parse_args()
+    peer_name = f"open_spiel {OPEN_SPIEL_OH_HELL}"
     engines = {
         "whist israeli (4 players, 13 tricks, auction + contracts)": whist_hands("israeli", {}),
         "whist whistiti (4 players, 12 tricks)": whist_hands("whistiti", {"schedule": "12"}),
-        f"open_spiel {OPEN_SPIEL_OH_HELL}": open_spiel_hands(),
+        peer_name: open_spiel_hands(),
     }
-    rates: dict[str, list[float]] = {name: [] for name in engines}
-    lengths: dict[str, float] = {}
-    for round_ in range(args.rounds):
-        for name, one_hand in engines.items():
-            rate, length = hands_per_second(one_hand, args.seconds, seed=round_)
-            rates[name].append(rate)
-            lengths[name] = length
-    peer = statistics.median(rates[f"open_spiel {OPEN_SPIEL_OH_HELL}"])
-    print(f"{'engine':<110} {'hands/s':>9} {'actions/hand':>12} {'vs oh_hell':>10}")
+    for one_hand in engines.values():  # warm up: first imports, lazily filled tables
+        for _ in range(200):
+            one_hand(random.Random(99))
+    rates, lengths, slices = interleaved_rates(engines, args.seconds, args.batch)
+    peer = rates[peer_name]
+    print(f"{'engine':<100} {'hands/s':>8} {'actions/hand':>12} {'vs oh_hell':>10}")
     for name in engines:
-        median = statistics.median(rates[name])
-        print(f"{name:<110} {median:>9.0f} {lengths[name]:>12.1f} {median / peer:>9.2f}x")
-    print(f"(median of {args.rounds} alternating rounds of {args.seconds:g} s each; "
-          f"rounds: " + "; ".join(f"{n.split()[1]} " + ", ".join(f"{r:.0f}" for r in rs)
-                                  for n, rs in rates.items()) + ")")
+        print(f"{name:<100} {rates[name]:>8.0f} {lengths[name]:>12.1f} {rates[name] / peer:>9.2f}x")
+    # The spread of paired ratios shows how much the machine's speed moved during the run.
+    for name in engines:
+        if name == peer_name:
+            continue
+        paired = sorted(a / b for a, b in zip(slices[name], slices[peer_name], strict=False))
+        low, high = paired[len(paired) // 10], paired[len(paired) * 9 // 10]
+        print(f"{name.split(' (')[0]}: ratio per turn, 10th-90th percentile {low:.2f}-{high:.2f}x, "
+              f"median {statistics.median(paired):.2f}x over {len(paired)} turns")
+    print(f"(CPU time, engines taking turns every {args.batch} hands, {args.seconds:g} s each)")
 
 
 if __name__ == "__main__":
