@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from whist.core.errors import RulesError
+from whist.core.scoring import ZERO_SCORES
 
 R = TypeVar("R", bound="Rules")
 
@@ -160,7 +161,7 @@ class IsraeliRules(Rules):
         False, "A failed contract of 7+ that falls short loses 15 for the first trick, not 10")
     zero_scoring: str = option("standard", "Zero-bid scores: standard (made +50 under, +25 over; failed -50, "
                                "then +10 a trick), or achim (in an over hand made +30, failed a flat -30)",
-                               choices=("standard", "achim"))
+                               choices=tuple(ZERO_SCORES))
     hands: int = option(12, "Hands in a game (0: no limit, play to target)", low=0, high=1000)
     target: int | None = option(None, "End the game when a player's total reaches this score", low=1, high=100000)
 
