@@ -86,8 +86,10 @@ class IsraeliWhist(HandGame):
         return super().legal_actions(state)
 
     def apply(self, state: HandState, action: Action) -> HandState:
-        if state.phase == _AUCTION and action in self.legal_actions(state):
-            return self._call(state, action)
+        if state.phase == _AUCTION:
+            calls = self._calls_open.get((state.frisch_round, state.hand_size, state.high_bid))
+            if action in (calls or self.calls_open(state.frisch_round, state.hand_size, state.high_bid)):
+                return self._call(state, action)
         return super().apply(state, action)
 
     def legal_other(self, state: HandState) -> Sequence[Action]:
