@@ -32,8 +32,8 @@ class ClassicWhist(HandGame):
     def hand_size(self, hand_number: int) -> int:
         return 13
 
-    def turned_card(self, cards: Sequence[int], dealt: int) -> int:
-        return cards[dealt - 1]  # the last card dealt, which is the dealer's own
+    def turned_position(self, dealt: int, pack: int) -> int:
+        return dealt - 1  # the last card dealt, which is the dealer's own
 
     def opening(self, dealer: int, turned_card: int) -> dict[str, Any]:
         leader = (dealer + 1) % 4

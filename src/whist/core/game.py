@@ -102,24 +102,35 @@ class HandGame:
         """Shuffle and deal. The same seed always gives the same deal; a ``random.Random``
         may be passed instead to draw many deals from one generator."""
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        return self.deal_cards(dealer, shuffled(self.deck(), rng), hand_number, checked=False)
+        # Shuffling the cards' bits rather than the cards deals the same cards, and lets the
+        # hands be summed in C below.
+        return self.deal_bits(dealer, shuffled(list(self.deck_bits), rng), hand_number, checked=False)
+
+    @functools.cached_property
+    def deck_bits(self) -> tuple[CardSet, ...]:
+        """The bit of each card of ``deck()``, in the same order."""
+        return tuple(CARD_BITS[card] for card in self.deck())
 
     def deal_cards(self, dealer: int, cards: Sequence[int], hand_number: int = 0, *,
                    checked: bool = True) -> HandState:
         """Deal a shuffled pack one card at a time to the left, starting left of the dealer."""
+        return self.deal_bits(dealer, [CARD_BITS[card] for card in cards], hand_number, checked=checked)
+
+    def deal_bits(self, dealer: int, bits: Sequence[CardSet], hand_number: int, *, checked: bool) -> HandState:
+        """``deal_cards`` for a pack given as each card's bit."""
         n, size = self.players, self.hand_size(hand_number)
         dealt = n * size
         hands = [0] * n
-        bit = CARD_BITS.__getitem__
         for offset in range(n):
-            # The cards are distinct, so adding their bits is or-ing them (and runs in C).
-            hands[(dealer + 1 + offset) % n] = sum(map(bit, cards[offset:dealt:n]))
-        turned = self.turned_card(cards, dealt)
-        unseen = sum(map(bit, cards[dealt:]))
-        return self.start_hand(dealer, tuple(hands), unseen, turned, size, checked=checked)
+            # The cards are distinct, so adding their bits is or-ing them.
+            hands[(dealer + 1 + offset) % n] = sum(bits[offset:dealt:n])
+        position = self.turned_position(dealt, len(bits))
+        turned = bits[position].bit_length() - 1 if position >= 0 else -1
+        return self.start_hand(dealer, tuple(hands), sum(bits[dealt:]), turned, size, checked=checked)
 
-    def turned_card(self, cards: Sequence[int], dealt: int) -> int:
-        """The card turned face up for trump, if the game turns one; -1 otherwise."""
+    def turned_position(self, dealt: int, pack: int) -> int:
+        """Where in the shuffled pack the card turned face up for trump is, if the game turns
+        one (-1 if not), given how many cards were dealt out of how many."""
         return -1
 
     def start_hand(self, dealer: int, hands: tuple[CardSet, ...], unseen: CardSet, turned_card: int,

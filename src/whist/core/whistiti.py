@@ -25,8 +25,8 @@ class Whistiti(HandGame):
     def hand_size(self, hand_number: int) -> int:
         return self.schedule[hand_number % len(self.schedule)]
 
-    def turned_card(self, cards: Sequence[int], dealt: int) -> int:
-        return cards[dealt] if dealt < len(cards) else -1  # the top card of the stock, if any
+    def turned_position(self, dealt: int, pack: int) -> int:
+        return dealt if dealt < pack else -1  # the top card of the stock, if any
 
     def opening(self, dealer: int, turned_card: int) -> dict[str, Any]:
         return {
