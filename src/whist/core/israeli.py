@@ -6,7 +6,17 @@ import bisect
 from collections.abc import Sequence
 from typing import Any
 
-from whist.core.actions import PASS, Action, Phase, action_name, bid_action, bid_level, bid_strain, is_bid
+from whist.core.actions import (
+    CONTRACT_BASE,
+    PASS,
+    Action,
+    Phase,
+    action_name,
+    bid_action,
+    bid_level,
+    bid_strain,
+    is_bid,
+)
 from whist.core.cards import CLUBS, FIVE, FOUR, NO_TRUMP, SUIT_MASKS, cards_in, long_name
 from whist.core.game import IS_TERMINAL, LOG, PHASE, PLAYER, HandGame, make_state
 from whist.core.rules import IsraeliRules
@@ -28,7 +38,7 @@ FORM_DECKS: dict[str, tuple[list[int], int]] = {
     "three_random_card": (list(range(52)), 17),
 }
 
-_AUCTION = Phase.AUCTION
+_AUCTION, _CONTRACT = Phase.AUCTION, Phase.CONTRACT
 STRAIN_NAMES = ("clubs", "diamonds", "hearts", "spades", "no trump")
 
 
@@ -79,17 +89,26 @@ class IsraeliWhist(HandGame):
             calls = self._calls_open[key] = (PASS, *bids[bisect.bisect_right(bids, high_bid):])
         return calls
 
+    # The auction and the contracts are served here, before the general dispatch of HandGame,
+    # because every saved call counts in random playouts.
+
     def legal_actions(self, state: HandState) -> Sequence[Action]:
-        if state.phase == _AUCTION:  # the auction is served here to save calls in playouts
+        phase = state.phase
+        if phase == _AUCTION:
             calls = self._calls_open.get((state.frisch_round, state.hand_size, state.high_bid))
             return calls or self.calls_open(state.frisch_round, state.hand_size, state.high_bid)
+        if phase == _CONTRACT:
+            return self.contract_choices(state)
         return super().legal_actions(state)
 
     def apply(self, state: HandState, action: Action) -> HandState:
-        if state.phase == _AUCTION:
+        phase = state.phase
+        if phase == _AUCTION:
             calls = self._calls_open.get((state.frisch_round, state.hand_size, state.high_bid))
             if action in (calls or self.calls_open(state.frisch_round, state.hand_size, state.high_bid)):
                 return self._call(state, action)
+        elif phase == _CONTRACT and action in self.contract_choices(state):
+            return self.bid_contract(state, action - CONTRACT_BASE)
         return super().apply(state, action)
 
     def legal_other(self, state: HandState) -> Sequence[Action]:
