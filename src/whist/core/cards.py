@@ -37,6 +37,7 @@ RANK_LETTERS = "23456789TJQKA"
 RANK_NAMES = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "jack", "queen", "king", "ace")
 
 FULL_DECK: CardSet = (1 << DECK_SIZE) - 1
+CARD_BITS: tuple[CardSet, ...] = tuple(1 << card for card in range(DECK_SIZE))  # a look-up beats a shift
 SUIT_MASKS: tuple[CardSet, ...] = tuple(((1 << RANKS_PER_SUIT) - 1) << (13 * s) for s in SUITS)
 
 TWO, THREE, FOUR, FIVE = 0, 1, 2, 3

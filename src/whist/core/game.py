@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from whist.core.actions import (
@@ -20,6 +20,7 @@ from whist.core.actions import (
     is_contract,
 )
 from whist.core.cards import (
+    CARD_BITS,
     SUIT_NAMES,
     CardSet,
     cards_in,
@@ -27,14 +28,11 @@ from whist.core.cards import (
 )
 from whist.core.errors import IllegalActionError
 from whist.core.rules import Rules
-from whist.core.state import HandState
+from whist.core.state import FIELD, HandState, make_state
 from whist.core.tricks import SUIT_MASK_OF_CARD
 
-# Field positions, so that the hot path builds the next state from a list in one step.
-_F = {name: i for i, name in enumerate(HandState._fields)}
-HANDS, PHASE, PLAYER, LOG = _F["hands"], _F["phase"], _F["player"], _F["action_log"]
-LEADER, CONTRACTS, DECLARER, IS_TERMINAL = _F["leader"], _F["contracts"], _F["declarer"], _F["is_terminal"]
-_new_state: Callable[[type, Sequence[Any]], HandState] = tuple.__new__
+HANDS, PHASE, PLAYER, LOG = FIELD["hands"], FIELD["phase"], FIELD["player"], FIELD["action_log"]
+LEADER, CONTRACTS, DECLARER, IS_TERMINAL = FIELD["leader"], FIELD["contracts"], FIELD["declarer"], FIELD["is_terminal"]
 
 PHASE_VERBS = {
     Phase.AUCTION: "make a trump call (pass or a bid)",
@@ -45,7 +43,6 @@ PHASE_VERBS = {
 
 
 _PLAY, _CONTRACT = Phase.PLAY, Phase.CONTRACT
-CARD_BITS: tuple[CardSet, ...] = tuple(1 << card for card in range(52))
 _CONTRACT_CHOICES: dict[tuple[int, int, int], tuple[Action, ...]] = {}
 
 
@@ -65,8 +62,6 @@ def shuffled(cards: list[int], rng: random.Random) -> list[int]:
     return cards
 
 
-# The next state from a list of field values: a C-level call, no Python frame.
-make_state: Callable[[Sequence[Any]], HandState] = functools.partial(_new_state, HandState)
 
 
 class HandGame:
@@ -144,8 +139,8 @@ class HandGame:
             self, dealer, hands, unseen & ~(1 << turned_card if turned_card >= 0 else 0), hands, Phase.PLAY, -1,
             (), (), -1, -1, 0, 0, zeros, (), -1, (), -1, (), (), zeros, turned_card, hand_size, False]
         for name, value in self.opening(dealer, turned_card).items():
-            values[_F[name]] = value
-        return _new_state(HandState, values)
+            values[FIELD[name]] = value
+        return make_state(values)
 
     def check_deal(self, dealer: int, hands: tuple[CardSet, ...], unseen: CardSet, turned_card: int,
                    hand_size: int) -> None:

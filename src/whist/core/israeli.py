@@ -18,16 +18,15 @@ from whist.core.actions import (
     is_bid,
 )
 from whist.core.cards import CLUBS, FIVE, FOUR, NO_TRUMP, SUIT_MASKS, cards_in, long_name
-from whist.core.game import IS_TERMINAL, LOG, PHASE, PLAYER, HandGame, make_state
+from whist.core.game import IS_TERMINAL, LOG, PHASE, PLAYER, HandGame
 from whist.core.rules import IsraeliRules
 from whist.core.scoring import israeli_score
-from whist.core.state import HandState
+from whist.core.state import FIELD, HandState, make_state
 
-_F = {name: i for i, name in enumerate(HandState._fields)}
-CALLS, HIGH_BID, DECLARER, PASSES = _F["calls"], _F["high_bid"], _F["declarer"], _F["passes"]
+CALLS, HIGH_BID, DECLARER, PASSES = FIELD["calls"], FIELD["high_bid"], FIELD["declarer"], FIELD["passes"]
 HANDS, FRISCH_ROUND, FRISCH_SELECTED, FRISCH_PASSES = (
-    _F["hands"], _F["frisch_round"], _F["frisch_selected"], _F["frisch_passes"])
-TRUMP, CONTRACTS = _F["trump"], _F["contracts"]
+    FIELD["hands"], FIELD["frisch_round"], FIELD["frisch_selected"], FIELD["frisch_passes"])
+TRUMP, CONTRACTS = FIELD["trump"], FIELD["contracts"]
 
 # Cards left out of the pack in each form, and cards dealt to each player.
 FORM_DECKS: dict[str, tuple[list[int], int]] = {
@@ -55,7 +54,7 @@ class IsraeliWhist(HandGame):
 
     def __init__(self, rules: IsraeliRules | None = None) -> None:
         super().__init__(rules or IsraeliRules())
-        self._calls_open: dict[tuple[int, int, Action], tuple[Action, ...]] = {}
+        self._open_calls: dict[tuple[int, int, Action], tuple[Action, ...]] = {}
 
     def hand_size(self, hand_number: int) -> int:
         return FORM_DECKS[self.rules.form][1]
@@ -80,13 +79,14 @@ class IsraeliWhist(HandGame):
         return sorted(bid_action(level, strain) for strain in strains
                       for level in range(self.min_level(strain, frisch_round), hand_size + 1))
 
-    def calls_open(self, frisch_round: int, hand_size: int, high_bid: Action) -> tuple[Action, ...]:
-        """Pass and every bid above ``high_bid``; one shared tuple per situation, since states are immutable."""
-        key = (frisch_round, hand_size, high_bid)
-        calls = self._calls_open.get(key)
+    def open_calls(self, state: HandState) -> tuple[Action, ...]:
+        """Pass and every bid allowed above the high bid: one shared tuple per situation, since
+        states are immutable."""
+        key = (state.frisch_round, state.hand_size, state.high_bid)
+        calls = self._open_calls.get(key)
         if calls is None:
-            bids = self.bids_allowed(frisch_round, hand_size)
-            calls = self._calls_open[key] = (PASS, *bids[bisect.bisect_right(bids, high_bid):])
+            bids = self.bids_allowed(state.frisch_round, state.hand_size)
+            calls = self._open_calls[key] = (PASS, *bids[bisect.bisect_right(bids, state.high_bid):])
         return calls
 
     # The auction and the contracts are served here, before the general dispatch of HandGame,
@@ -95,26 +95,22 @@ class IsraeliWhist(HandGame):
     def legal_actions(self, state: HandState) -> Sequence[Action]:
         phase = state.phase
         if phase == _AUCTION:
-            calls = self._calls_open.get((state.frisch_round, state.hand_size, state.high_bid))
-            return calls or self.calls_open(state.frisch_round, state.hand_size, state.high_bid)
+            return self.open_calls(state)
         if phase == _CONTRACT:
             return self.contract_choices(state)
         return super().legal_actions(state)
 
     def apply(self, state: HandState, action: Action) -> HandState:
         phase = state.phase
-        if phase == _AUCTION:
-            calls = self._calls_open.get((state.frisch_round, state.hand_size, state.high_bid))
-            if action in (calls or self.calls_open(state.frisch_round, state.hand_size, state.high_bid)):
-                return self._call(state, action)
-        elif phase == _CONTRACT and action in self.contract_choices(state):
+        if phase == _AUCTION and action in self.open_calls(state):
+            return self._call(state, action)
+        if phase == _CONTRACT and action in self.contract_choices(state):
             return self.bid_contract(state, action - CONTRACT_BASE)
         return super().apply(state, action)
 
     def legal_other(self, state: HandState) -> Sequence[Action]:
         if state.phase == _AUCTION:
-            calls = self._calls_open.get((state.frisch_round, state.hand_size, state.high_bid))
-            return calls or self.calls_open(state.frisch_round, state.hand_size, state.high_bid)
+            return self.open_calls(state)
         # Frisch: any card still held and not yet chosen.
         seat = state.player
         return cards_in(state.hands[seat] & ~state.frisch_selected[seat])

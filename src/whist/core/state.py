@@ -7,11 +7,13 @@ safe to share between threads and keep in a history).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from whist.core.actions import Action, Phase, action_name
 from whist.core.cards import (
+    CARD_BITS,
     CLUB_CHUNKS,
     DIAMOND_CHUNKS,
     HEART_CHUNKS,
@@ -157,11 +159,14 @@ class HandState(NamedTuple):
         return [action_name(a) for a in self.history]
 
 
-_F = {name: i for i, name in enumerate(HandState._fields)}
-_HANDS, _PHASE, _PLAYER, _LOG = _F["hands"], _F["phase"], _F["player"], _F["action_log"]
-_TRICK, _TRICKS, _TRICKS_WON, _LEADER = _F["trick"], _F["tricks"], _F["tricks_won"], _F["leader"]
-_IS_TERMINAL = _F["is_terminal"]
+# Field positions, so that the hot paths build the next state from a list of values in one step.
+FIELD = {name: i for i, name in enumerate(HandState._fields)}
+_HANDS, _PHASE, _PLAYER, _LOG = FIELD["hands"], FIELD["phase"], FIELD["player"], FIELD["action_log"]
+_TRICK, _TRICKS, _TRICKS_WON, _LEADER = FIELD["trick"], FIELD["tricks"], FIELD["tricks_won"], FIELD["leader"]
+_IS_TERMINAL = FIELD["is_terminal"]
 _PLAY = Phase.PLAY
-_CARD_BITS = tuple(1 << card for card in range(52))
+_CARD_BITS = CARD_BITS
 _SUIT_MASK_OF_CARD = SUIT_MASK_OF_CARD
 _new_state: Callable[[type, Sequence[Any]], HandState] = tuple.__new__
+# The next state from a list of field values: a C-level call, no Python frame.
+make_state: Callable[[Sequence[Any]], HandState] = functools.partial(_new_state, HandState)
