@@ -7,6 +7,9 @@ seed inside ``new_hand``. Time is the process's CPU time, and the engines take t
 few hands, because this shared machine's speed varies from minute to minute: each engine
 then sees the same mix of fast and slow moments.
 
+Our games run twice: with trick play compiled (``fastplay.pyx``, built by pip install where
+a C compiler is at hand, and what the package uses then) and in pure Python (the fallback).
+
 Run:  python bench/engine_throughput.py [--seconds 10] [--batch 20]
 """
 
@@ -19,14 +22,17 @@ import time
 from collections.abc import Callable
 
 from whist.core.games import make_game
+from whist.core.state import compiled_play_available, use_compiled_play
 
 OPEN_SPIEL_OH_HELL = "oh_hell(players=4,num_tricks_fixed=12,off_bid_penalty=true,points_per_trick=5)"
 
 
-def whist_hands(game_name: str, options: dict[str, str]) -> Callable[[random.Random], int]:
+def whist_hands(game_name: str, options: dict[str, str], compiled: bool) -> Callable[[random.Random], int]:
+    """Hands of one of our games, with trick play compiled (fastplay.pyx) or in pure Python."""
     game = make_game(game_name, None, options)
 
     def one_hand(rng: random.Random) -> int:
+        use_compiled_play(compiled)
         state = game.new_hand(0, rng)
         actions = 0
         while not state.is_terminal:
@@ -90,9 +96,13 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=20, help="hands per turn before the next engine runs")
     args = parser.parse_args()
     peer_name = f"open_spiel {OPEN_SPIEL_OH_HELL}"
+    if not compiled_play_available():
+        print("The compiled trick play was not built (no C compiler at install): both rows run pure Python.")
     engines = {
-        "whist israeli (4 players, 13 tricks, auction + contracts)": whist_hands("israeli", {}),
-        "whist whistiti (4 players, 12 tricks)": whist_hands("whistiti", {"schedule": "12"}),
+        "whist israeli (4 players, 13 tricks, auction + contracts)": whist_hands("israeli", {}, True),
+        "whist whistiti (4 players, 12 tricks)": whist_hands("whistiti", {"schedule": "12"}, True),
+        "whist israeli, pure Python": whist_hands("israeli", {}, False),
+        "whist whistiti, pure Python": whist_hands("whistiti", {"schedule": "12"}, False),
         peer_name: open_spiel_hands(),
     }
     for one_hand in engines.values():  # warm up: first imports, lazily filled tables
@@ -109,7 +119,7 @@ def main() -> None:
             continue
         paired = sorted(a / b for a, b in zip(slices[name], slices[peer_name], strict=False))
         low, high = paired[len(paired) // 10], paired[len(paired) * 9 // 10]
-        print(f"{name.split(' (')[0]}: ratio per turn, 10th-90th percentile {low:.2f}-{high:.2f}x, "
+        print(f"{name.split(' (')[0]:<27}: ratio per turn, 10th-90th percentile {low:.2f}-{high:.2f}x, "
               f"median {statistics.median(paired):.2f}x over {len(paired)} turns")
     print(f"(CPU time, engines taking turns every {args.batch} hands, {args.seconds:g} s each)")
 

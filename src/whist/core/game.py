@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -247,8 +248,9 @@ class HandGame:
         if phase >= Phase.OVER:
             return "The hand is over: no more actions"
         try:
+            action = operator.index(action)  # an int, or int-like such as numpy's
             name = action_name(action)
-        except ValueError:
+        except (TypeError, ValueError):
             return f"{action!r} is not an action"
         if phase == Phase.PLAY:
             if not is_card(action):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from whist.core.actions import Action, Phase, action_name
@@ -170,3 +171,32 @@ _SUIT_MASK_OF_CARD = SUIT_MASK_OF_CARD
 _new_state: Callable[[type, Sequence[Any]], HandState] = tuple.__new__
 # The next state from a list of field values: a C-level call, no Python frame.
 make_state: Callable[[Sequence[Any]], HandState] = functools.partial(_new_state, HandState)
+
+# Trick play, the bulk of every hand, is served by the compiled ``fastplay`` module when the
+# install could build it; the Python methods above are the reference and the fallback.
+PYTHON_PLAY = (HandState.legal_actions, HandState.apply)
+_fastplay: ModuleType | None
+try:
+    from whist.core import fastplay
+except ImportError:  # built without a C compiler
+    _fastplay = None
+else:
+    fastplay.bind(FIELD, _PLAY, Phase.OVER)
+    _fastplay = fastplay
+
+
+def compiled_play_available() -> bool:
+    return _fastplay is not None
+
+
+def use_compiled_play(enabled: bool) -> bool:
+    """Serve trick play from the compiled module (if it was built) or from the Python methods;
+    returns whether the compiled module is now in use. Both give the same states."""
+    if enabled and _fastplay is not None:
+        HandState.legal_actions, HandState.apply = _fastplay.legal_actions, _fastplay.apply  # type: ignore[method-assign]
+        return True
+    HandState.legal_actions, HandState.apply = PYTHON_PLAY  # type: ignore[method-assign]
+    return False
+
+
+use_compiled_play(True)
