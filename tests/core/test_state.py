@@ -53,6 +53,13 @@ def test_numbers_outside_the_action_space_are_illegal(action: int) -> None:
         expect_illegal(state, action, "is not an action")
 
 
+@pytest.mark.parametrize("action", ["QH", None, 2.5])
+def test_things_that_are_not_actions_are_illegal(action: object) -> None:
+    playing = act(start(israeli(), EXAMPLE_DEAL), "5D pass pass pass 5 3 4 0")
+    for state in (start(israeli(), SUIT_DEAL), playing, whistiti().new_hand(0, 1)):
+        expect_illegal(state, action, "is not an action")  # type: ignore[arg-type]
+
+
 def test_an_illegal_action_is_a_whist_error() -> None:
     state = start(israeli(), SUIT_DEAL)
     with pytest.raises(WhistError):
