@@ -24,7 +24,7 @@ from whist.core.match import Match
 
 app = typer.Typer(
     name="whist",
-    help="Israeli Whist, Classic Whist and Whistiti in the terminal, against bots.",
+    help="Israeli Whist, Classic Whist and Whistiti: in the terminal against bots, or in the browser (whist serve).",
     add_completion=False,
 )
 
@@ -129,6 +129,23 @@ def check(
 ) -> None:
     """Replay a game record, checking every action; print each hand's points and the totals."""
     raise typer.Exit(run_check(file, as_json, Console(highlight=False)))
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    database_url: Annotated[str | None, typer.Option(
+        help="SQLAlchemy URL of the database, e.g. postgresql://user:pass@host/whist; "
+             "default: a SQLite file in $WHIST_DATA_DIR (~/.local/share/whist).")] = None,
+    grace: Annotated[float, typer.Option(min=0, help="Seconds before a bot plays for a player who left.")] = 30.0,
+    bot_delay: Annotated[float, typer.Option(min=0, help="Seconds a bot waits before each move.")] = 0.8,
+    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+) -> None:
+    """Start the web app: tables in the browser with friends and bots (http://127.0.0.1:8000)."""
+    from whist.server.run import run_server
+
+    run_server(host, port, database_url, grace, bot_delay, log_level)
 
 
 def main() -> None:

@@ -1,0 +1,193 @@
+"""The lobby (list, create, join tables) and the table's WebSocket.
+
+WebSocket messages, client to server (JSON objects):
+  {"type": "act", "action": 61, "version": 12, "id": "c7"}   take an action from ``view.legal``
+  {"type": "sync"}                                            send me the state again
+  {"type": "ping"}
+Server to client:
+  {"type": "state", "version": ..., "you": seat or -1, "table": ..., "score": ..., "view": ...}
+  {"type": "ack", "id": "c7", "version": 13}
+  {"type": "error", "id": "c7", "code": "not_your_turn", "message": "It is not your turn"}
+  {"type": "pong"}
+``docs/server-protocol.md`` describes every field.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, Field
+
+from whist.server.auth import require_user, session_user
+from whist.server.hub import Hub, TableRequest, TableRequestError
+from whist.server.live import ActionRefused, LiveTable
+
+router = APIRouter()
+
+
+class SeatIn(BaseModel):
+    kind: str
+    level: str | None = None
+
+
+class TableIn(BaseModel):
+    game: str = "israeli"
+    preset: str | None = None
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatIn]
+    public: bool = True
+    move_timer: float | None = None
+    take_seat: int | None = 0  # the creator sits here (None: only watch)
+
+
+class JoinIn(BaseModel):
+    seat: int
+    invite: str | None = None
+
+
+def hub_of(request: Request | WebSocket) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def table_or_404(hub: Hub, table_id: str) -> LiveTable:
+    table = hub.get(table_id)
+    if table is None:
+        raise HTTPException(404, "No such table")
+    return table
+
+
+def may_see(table: LiveTable, user_id: int | None, invite: str | None) -> bool:
+    return table.row.public or invite == table.row.invite or table.seat_of_user(user_id) >= 0
+
+
+def lobby_json(table: LiveTable, user_id: int | None) -> dict[str, Any]:
+    info = table.table_json()
+    info["you"] = table.seat_of_user(user_id)
+    info["hands_played"] = table.match.hands_played
+    info["hands_total"] = table.match.hands_total
+    if user_id is not None and user_id == table.row.created_by:
+        info["invite"] = table.row.invite
+    return info
+
+
+@router.get("/api/tables")
+async def list_tables(request: Request) -> dict[str, Any]:
+    user_id = session_user(request)
+    return {"tables": [lobby_json(t, user_id) for t in hub_of(request).public_tables()]}
+
+
+@router.post("/api/tables", status_code=201)
+async def create_table(body: TableIn, request: Request) -> dict[str, Any]:
+    user_id = require_user(request)
+    hub = hub_of(request)
+    req = TableRequest(body.game, body.preset, body.options, [s.model_dump() for s in body.seats], body.public,
+                       body.move_timer)
+    try:
+        table = hub.create(req, user_id)
+        if body.take_seat is not None:
+            user = request.app.state.store.user(user_id)
+            table.take_seat(body.take_seat, user_id, user["name"])
+    except TableRequestError as error:
+        raise HTTPException(422, str(error)) from None
+    except ActionRefused as refused:
+        raise HTTPException(409, str(refused)) from None
+    table.schedule_turn()
+    return lobby_json(table, user_id)
+
+
+@router.get("/api/tables/{table_id}")
+async def get_table(table_id: str, request: Request, invite: str | None = None) -> dict[str, Any]:
+    user_id = session_user(request)
+    table = table_or_404(hub_of(request), table_id)
+    if not may_see(table, user_id, invite):
+        raise HTTPException(403, "This table is private: ask for its invite link")
+    return lobby_json(table, user_id)
+
+
+@router.post("/api/tables/{table_id}/join")
+async def join_table(table_id: str, body: JoinIn, request: Request) -> dict[str, Any]:
+    user_id = require_user(request)
+    table = table_or_404(hub_of(request), table_id)
+    if not may_see(table, user_id, body.invite):
+        raise HTTPException(403, "This table is private: ask for its invite link")
+    if table.match.over:
+        raise HTTPException(409, "The game is over")
+    user = request.app.state.store.user(user_id)
+    try:
+        table.take_seat(body.seat, user_id, user["name"])
+    except ActionRefused as refused:
+        raise HTTPException(409, str(refused)) from None
+    await table.broadcast()
+    table.schedule_turn()
+    return lobby_json(table, user_id)
+
+
+@router.websocket("/ws/tables/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    hub = hub_of(websocket)
+    table = hub.get(table_id)
+    user_id = session_user(websocket)  # type: ignore[arg-type]
+    if table is None:
+        await websocket.close(code=4404, reason="No such table")
+        return
+    if not may_see(table, user_id, websocket.query_params.get("invite")):
+        await websocket.close(code=4403, reason="This table is private")
+        return
+    await websocket.accept()
+    seat = table.seat_of_user(user_id)
+    limit: int = websocket.app.state.settings.max_message_bytes
+
+    async def send(message: dict[str, Any]) -> None:
+        await websocket.send_json(message)
+
+    await table.connect(seat, send)
+    try:
+        while True:
+            text = await websocket.receive_text()
+            reply = await handle_message(table, seat, text, limit)
+            if reply is not None:
+                await send(reply)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        table.disconnect(seat, send)
+
+
+async def handle_message(table: LiveTable, seat: int, text: str, limit: int) -> dict[str, Any] | None:
+    """The reply to one client message; every error path leaves the table as it was."""
+    if len(text.encode()) > limit:
+        return error(None, "too_large", f"A message is at most {limit} bytes")
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return error(None, "malformed", "A message is a JSON object")
+    if not isinstance(message, dict):
+        return error(None, "malformed", "A message is a JSON object")
+    message_id = message.get("id")
+    if not isinstance(message_id, str | int | None) or isinstance(message_id, bool):
+        message_id = None
+    kind = message.get("type")
+    if kind == "ping":
+        return {"type": "pong"}
+    if kind == "sync":
+        return table.state_message(seat)
+    if kind != "act":
+        return error(message_id, "unknown_type", "Message types: act, sync, ping")
+    action, version = message.get("action"), message.get("version")
+    if action.__class__ is not int or version.__class__ is not int:
+        return error(message_id, "malformed", "'act' needs an integer 'action' and 'version'")
+    try:
+        new_version = await table.act(seat, action, version)
+    except ActionRefused as refused:
+        reply = error(message_id, refused.code, str(refused))
+        if refused.code == "stale":
+            reply["state"] = table.state_message(seat)
+        return reply
+    return {"type": "ack", "id": message_id, "version": new_version}
+
+
+def error(message_id: Any, code: str, text: str) -> dict[str, Any]:
+    return {"type": "error", "id": message_id, "code": code, "message": text}

@@ -1,0 +1,62 @@
+"""Players: guests (a name) and accounts (a login and a password), and who a request is.
+
+Passwords are hashed with scrypt (memory-hard, in the standard library) and a random salt,
+and compared in constant time. The session is Starlette's signed cookie, holding the user id.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+import secrets
+
+from fastapi import HTTPException, Request
+
+SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+NAME = re.compile(r"^[^\x00-\x1f<>]{1,40}$")
+LOGIN = re.compile(r"^[A-Za-z0-9_.\-]{3,40}$")
+
+
+def hash_password(password: str) -> str:
+    salt = secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode(), salt=salt, dklen=32, **SCRYPT)
+    return "scrypt$" + base64.b64encode(salt).decode() + "$" + base64.b64encode(digest).decode()
+
+
+def check_password(password: str, stored: str) -> bool:
+    try:
+        scheme, salt, digest = stored.split("$")
+    except ValueError:
+        return False
+    if scheme != "scrypt":
+        return False
+    candidate = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt), dklen=32, **SCRYPT)
+    return hmac.compare_digest(candidate, base64.b64decode(digest))
+
+
+def clean_name(name: str) -> str:
+    name = name.strip()
+    if not NAME.match(name):
+        raise HTTPException(422, "A name is 1 to 40 characters, without < or >")
+    return name
+
+
+def check_login(login: str, password: str) -> None:
+    if not LOGIN.match(login):
+        raise HTTPException(422, "A login is 3 to 40 letters, digits, '.', '_' or '-'")
+    if not 8 <= len(password) <= 200:
+        raise HTTPException(422, "A password is 8 to 200 characters")
+
+
+def session_user(request: Request) -> int | None:
+    user_id = request.session.get("user_id")
+    return user_id if isinstance(user_id, int) else None
+
+
+def require_user(request: Request) -> int:
+    user_id = session_user(request)
+    if user_id is None:
+        raise HTTPException(401, "Sign in or choose a guest name first")
+    return user_id

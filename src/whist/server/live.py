@@ -1,0 +1,268 @@
+"""A table being played: the engine's ``Match``, its seats, and the people watching it.
+
+Every action, whoever sends it, passes the same checks in the same order (the table is
+still playing, this seat is to act, the message's state version is the current one, the
+action is legal), is stored, and only then changes the table and is broadcast. Each
+connection receives the view of its own seat, made by ``seat_view``: nothing else leaves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from whist.bots.base import Bot
+from whist.bots.registry import make_bot
+from whist.core.errors import IllegalActionError
+from whist.core.games import make_game
+from whist.core.match import Match
+from whist.core.views import seat_view
+from whist.server.db import SeatRow, Store, TableRow
+from whist.server.viewjson import scoreboard_json, view_json
+
+log = logging.getLogger("whist.server")
+
+# A seat left by its player is played by this bot until they come back.
+STAND_IN_LEVEL = "basic"
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class ActionRefused(Exception):
+    """An action that was not taken; ``code`` is for programs, the message for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class Seat:
+    number: int
+    kind: str  # human, bot
+    bot_level: str | None = None
+    user_id: int | None = None
+    name: str = ""
+    connections: set[Send] = field(default_factory=set)
+    away: bool = False  # played by the stand-in bot until its player returns
+    grace: asyncio.Task[None] | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == "bot"
+
+
+class LiveTable:
+    def __init__(self, row: TableRow, seat_rows: list[SeatRow], names: dict[int, str], store: Store,
+                 bot_delay: float, grace_seconds: float) -> None:
+        self.row = row
+        self.id = row.id
+        self.store = store
+        self.bot_delay = bot_delay
+        self.grace_seconds = grace_seconds
+        self.game = make_game(row.game, row.preset, row.options)
+        self.match = Match.start(self.game, row.seed, row.first_dealer)
+        self.version = 0  # actions taken so far; a message must name the current one
+        self.seats = [Seat(s.seat, s.kind, s.bot_level, s.user_id, names.get(s.user_id or -1, ""))
+                      for s in seat_rows]
+        self.bots: dict[int, Bot] = {s.number: make_bot(s.bot_level or STAND_IN_LEVEL, f"{row.seed}/{s.number}")
+                                     for s in self.seats}
+        self.spectators: set[Send] = set()
+        self.lock = asyncio.Lock()
+        self.turn_task: asyncio.Task[None] | None = None  # bots playing their turns
+        self.timer_task: asyncio.Task[None] | None = None  # the move timer of a person's turn
+        self.closed = False
+
+    # Rebuilding after a restart ---------------------------------------------------------------
+
+    def replay(self, stored: list[tuple[int, int, int]]) -> None:
+        """Apply the stored actions through the engine, exactly as they were first taken."""
+        for seq, seat, action in stored:
+            if seq != self.version or seat != self.match.current_player:
+                raise RuntimeError(f"Table {self.id}: stored action {seq} does not follow the game")
+            self.match = self.match.apply(action)
+            self.version += 1
+
+    # Seats and connections ----------------------------------------------------------------------
+
+    def seat_of_user(self, user_id: int | None) -> int:
+        for seat in self.seats:
+            if user_id is not None and seat.user_id == user_id and not seat.is_bot:
+                return seat.number
+        return -1
+
+    def take_seat(self, seat_number: int, user_id: int, name: str) -> None:
+        if not 0 <= seat_number < len(self.seats):
+            raise ActionRefused("no_seat", f"There is no seat {seat_number}")
+        if self.seat_of_user(user_id) >= 0:
+            raise ActionRefused("seated", "You already have a seat at this table")
+        seat = self.seats[seat_number]
+        if seat.is_bot or seat.user_id is not None:
+            raise ActionRefused("taken", f"Seat {seat_number + 1} is not free")
+        self.store.set_seat_user(self.id, seat_number, user_id)
+        seat.user_id, seat.name = user_id, name
+
+    async def connect(self, seat_number: int, send: Send) -> None:
+        if seat_number < 0:
+            self.spectators.add(send)
+        else:
+            seat = self.seats[seat_number]
+            seat.connections.add(send)
+            if seat.grace is not None:
+                seat.grace.cancel()
+                seat.grace = None
+            if seat.away:  # handed back: the stand-in stops at once
+                seat.away = False
+                await self.broadcast()
+                self.schedule_turn()
+        await send(self.state_message(seat_number))
+
+    def disconnect(self, seat_number: int, send: Send) -> None:
+        if seat_number < 0:
+            self.spectators.discard(send)
+            return
+        seat = self.seats[seat_number]
+        seat.connections.discard(send)
+        if not seat.connections and not self.closed:
+            self.start_grace(seat)
+
+    def start_grace(self, seat: Seat) -> None:
+        if seat.is_bot or seat.away or seat.grace is not None or self.match.over:
+            return
+        seat.grace = asyncio.get_running_loop().create_task(self._grace(seat))
+
+    async def _grace(self, seat: Seat) -> None:
+        await asyncio.sleep(self.grace_seconds)
+        seat.grace = None
+        if not seat.connections:
+            seat.away = True
+            log.info("table %s seat %d: played by a bot until its player returns", self.id, seat.number)
+            await self.broadcast()
+            self.schedule_turn()
+
+    # Actions ----------------------------------------------------------------------------------
+
+    async def act(self, seat_number: int, action: Any, version: Any, by_bot: bool = False) -> int:
+        """Take ``action`` for ``seat_number`` if every check passes; returns the new version."""
+        async with self.lock:
+            match = self.match
+            if match.over:
+                raise ActionRefused("over", "The game is over")
+            if seat_number < 0:
+                raise ActionRefused("spectator", "Spectators watch; they cannot act")
+            if seat_number != match.current_player:
+                raise ActionRefused("not_your_turn", "It is not your turn")
+            if version != self.version:
+                raise ActionRefused("stale", f"The table has moved on (version {self.version}): here is the "
+                                             "current state")
+            if action.__class__ is not int:
+                raise ActionRefused("malformed", "An action is a number from the legal list")
+            try:
+                after = match.apply(action)
+            except IllegalActionError as error:
+                raise ActionRefused("illegal", str(error)) from None
+            hand_rows = [self._hand_row(r, s) for r in after.results[len(match.results):]
+                         for s in range(self.game.players)]
+            self.store.append_action(self.id, self.version, seat_number, action, by_bot, hand_rows,
+                                     list(after.totals) if after.over else None)
+            self.match = after
+            self.version += 1
+            version_now = self.version
+        await self.broadcast()
+        if self.match.over:
+            self.close()
+        else:
+            self.schedule_turn()
+        return version_now
+
+    def _hand_row(self, result: Any, seat: int) -> dict[str, Any]:
+        final = result.final
+        contract = final.contracts[seat] if final.contracts else None
+        return {"hand_number": result.number, "seat": seat, "user_id": self.seats[seat].user_id,
+                "contract": contract if contract is not None and contract >= 0 else None,
+                "tricks": final.tricks_won[seat], "points": result.points[seat]}
+
+    def schedule_turn(self) -> None:
+        """Start the bot (or the stand-in for an away seat) whose turn it is, once; or the move
+        timer of a person's turn, when the table has one."""
+        if self.timer_task is not None and self.timer_task is not asyncio.current_task():
+            self.timer_task.cancel()
+        self.timer_task = None
+        if self.closed or self.match.over:
+            return
+        seat = self.seats[self.match.current_player]
+        loop = asyncio.get_running_loop()
+        if seat.is_bot or seat.away:
+            if self.turn_task is None or self.turn_task.done():
+                self.turn_task = loop.create_task(self._bot_turn())
+        elif self.row.move_timer:
+            self.timer_task = loop.create_task(self._move_timer(seat.number, self.version, self.row.move_timer))
+
+    async def _move_timer(self, seat_number: int, version: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if self.closed or self.version != version:
+            return
+        log.info("table %s seat %d: out of time, a bot moves", self.id, seat_number)
+        action = self.bots[seat_number].choose(seat_view(self.match.hand, seat_number))
+        with contextlib.suppress(ActionRefused):  # the person moved in the same instant
+            await self.act(seat_number, action, version, by_bot=True)
+
+    async def _bot_turn(self) -> None:
+        while not self.closed and not self.match.over:
+            seat = self.seats[self.match.current_player]
+            if not (seat.is_bot or seat.away):
+                return
+            if self.bot_delay > 0:
+                await asyncio.sleep(self.bot_delay)
+            if self.closed or self.match.over or self.match.current_player != seat.number:
+                continue
+            if not (seat.is_bot or seat.away):  # the player came back while the bot thought
+                return
+            action = self.bots[seat.number].choose(seat_view(self.match.hand, seat.number))
+            try:
+                await self.act(seat.number, action, self.version, by_bot=True)
+            except ActionRefused as refused:  # a person acted first for this seat: carry on
+                log.info("table %s: bot action refused: %s", self.id, refused)
+            await asyncio.sleep(0)  # let messages out between bot moves
+
+    def close(self) -> None:
+        self.closed = True
+        for seat in self.seats:
+            if seat.grace is not None:
+                seat.grace.cancel()
+        for task in (self.turn_task, self.timer_task):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
+
+    # What each connection is sent -----------------------------------------------------------
+
+    def table_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.row.game,
+            "preset": self.row.preset,
+            "options": self.row.options,
+            "public": self.row.public,
+            "move_timer": self.row.move_timer,
+            "status": "finished" if self.match.over else "playing",
+            "seats": [{"seat": s.number, "kind": s.kind, "level": s.bot_level, "name": s.name,
+                       "taken": s.is_bot or s.user_id is not None, "connected": bool(s.connections),
+                       "away": s.away} for s in self.seats],
+        }
+
+    def state_message(self, seat_number: int) -> dict[str, Any]:
+        return {"type": "state", "version": self.version, "you": seat_number, "table": self.table_json(),
+                "score": scoreboard_json(self.match), "view": view_json(seat_view(self.match.hand, seat_number))}
+
+    async def broadcast(self) -> None:
+        sends: list[tuple[int, Send]] = [(-1, s) for s in self.spectators]
+        sends += [(seat.number, s) for seat in self.seats for s in seat.connections]
+        for seat_number, send in sends:
+            try:
+                await send(self.state_message(seat_number))
+            except Exception:  # a connection closing as we write: its own handler cleans up
+                log.debug("table %s: send to seat %d failed", self.id, seat_number)

@@ -1,0 +1,25 @@
+"""``whist serve``: the app on uvicorn, with JSON logs."""
+
+from __future__ import annotations
+
+import uvicorn
+
+from whist.server.app import create_app
+from whist.server.logs import log_config
+from whist.server.settings import ServerSettings
+
+
+def run_server(host: str, port: int, database_url: str | None, grace: float, bot_delay: float,
+               log_level: str = "info") -> None:
+    settings = ServerSettings.default(database_url, grace_seconds=grace, bot_delay=bot_delay)
+    print(f"whist: serving on http://{host}:{port}  (database: {safe_url(settings.database_url)})", flush=True)
+    uvicorn.run(create_app(settings), host=host, port=port, log_config=log_config(log_level))
+
+
+def safe_url(url: str) -> str:
+    """The database URL without its password, for the log."""
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        credentials, host = rest.rsplit("@", 1)
+        return f"{scheme}://{credentials.split(':', 1)[0]}:***@{host}"
+    return url
