@@ -4,17 +4,22 @@ and Debian's Chromium driven by Playwright (no browser download: the system's ``
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import socket
 import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import psycopg
 import pytest
 from playwright.sync_api import Browser, Playwright, sync_playwright
+from psycopg import sql
+from sqlalchemy.engine import make_url
 
 from whist.server.settings import ServerSettings
 
@@ -33,10 +38,13 @@ def free_port() -> int:
 
 
 class Server:
-    """``whist serve`` on a free port with its own data folder; ``restart`` kills it hard."""
+    """``whist serve`` on a free port with its own data folder; ``restart`` kills it hard.
+    ``database_url`` None: the SQLite file in the data folder."""
 
-    def __init__(self, data_dir: Path, grace: float = 2.0, bot_delay: float = 0.1) -> None:
+    def __init__(self, data_dir: Path, grace: float = 2.0, bot_delay: float = 0.1,
+                 database_url: str | None = None) -> None:
         self.data_dir, self.grace, self.bot_delay = data_dir, grace, bot_delay
+        self.database_url = database_url
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -46,6 +54,8 @@ class Server:
         env = {**os.environ, "WHIST_DATA_DIR": str(self.data_dir)}
         command = [sys.executable, "-m", "whist.cli", "serve", "--port", str(self.port), "--grace", str(self.grace),
                    "--bot-delay", str(self.bot_delay)]
+        if self.database_url is not None:
+            command += ["--database-url", self.database_url]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
@@ -77,13 +87,30 @@ def server(tmp_path: Path) -> Iterator[Server]:
     running.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
+def make_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    """``make_server(grace=..., bot_delay=..., database_url=...)``: a ``Server`` not yet started,
+    in this test's folder; killed at the end of the test."""
+    made: list[Server] = []
+
+    def make(**options: Any) -> Server:
+        made.append(Server(tmp_path, **options))
+        return made[-1]
+
+    yield make
+    for running in made:
+        running.kill()
+
+
+# Per module: a live Playwright keeps an asyncio loop running in this thread, which would stop
+# later tests from running their own (asyncio.run refuses to nest).
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as p:
         yield p
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     browser = playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
     yield browser
@@ -95,3 +122,28 @@ def app_settings(tmp_path: Path) -> ServerSettings:
     """Settings of an in-process app (for TestClient) with its own SQLite file; no bot delay."""
     return ServerSettings(database_url=f"sqlite:///{tmp_path / 'whist.db'}", secret_key="test-secret-" + "x" * 20,
                           bot_delay=0.0, grace_seconds=0.5)
+
+
+POSTGRES_ENV = "WHIST_TEST_POSTGRES_URL"
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A new, empty PostgreSQL database for one test, made on the server that
+    ``$WHIST_TEST_POSTGRES_URL`` names (its user may create databases) and dropped afterwards.
+    Without the variable the test is skipped, and fails under CI, where it must run."""
+    base = os.environ.get(POSTGRES_ENV)
+    if not base:
+        message = f"set {POSTGRES_ENV}, e.g. postgresql://whist:whist@127.0.0.1:5432/whist_test"
+        if os.environ.get("CI"):
+            pytest.fail(f"CI runs the PostgreSQL tests: {message}")
+        pytest.skip(message)
+    name = f"whist_test_{secrets.token_hex(6)}"
+    admin = make_url(base).set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield make_url(base).set(database=name).render_as_string(hide_password=False)
+    finally:
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))

@@ -39,11 +39,12 @@ class TableIn(BaseModel):
     seats: list[SeatIn]
     public: bool = True
     move_timer: float | None = None
-    take_seat: int | None = 0  # the creator sits here (None: only watch)
+    # The creator sits here (None: only watch). Strict: JSON's true is not seat 1.
+    take_seat: int | None = Field(default=0, strict=True)
 
 
 class JoinIn(BaseModel):
-    seat: int
+    seat: int = Field(strict=True)
     invite: str | None = None
 
 
@@ -83,6 +84,10 @@ async def list_tables(request: Request) -> dict[str, Any]:
 async def create_table(body: TableIn, request: Request) -> dict[str, Any]:
     user_id = require_user(request)
     hub = hub_of(request)
+    # Checked before the table is made: a refused request must not leave an empty table behind.
+    if body.take_seat is not None and not (0 <= body.take_seat < len(body.seats)
+                                           and body.seats[body.take_seat].kind == "human"):
+        raise HTTPException(422, "'take_seat' is the number of a human seat, or null to only watch")
     req = TableRequest(body.game, body.preset, body.options, [s.model_dump() for s in body.seats], body.public,
                        body.move_timer)
     try:
@@ -118,8 +123,8 @@ async def join_table(table_id: str, body: JoinIn, request: Request) -> dict[str,
     user = request.app.state.store.user(user_id)
     try:
         table.take_seat(body.seat, user_id, user["name"])
-    except ActionRefused as refused:
-        raise HTTPException(409, str(refused)) from None
+    except ActionRefused as refused:  # a seat that does not exist is a bad request, not a conflict
+        raise HTTPException(422 if refused.code == "no_seat" else 409, str(refused)) from None
     await table.broadcast()
     table.schedule_turn()
     return lobby_json(table, user_id)
@@ -130,24 +135,36 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     hub = hub_of(websocket)
     table = hub.get(table_id)
     user_id = session_user(websocket)  # type: ignore[arg-type]
+    # Accepted before closing: a refusal before the handshake reaches a browser only as code 1006,
+    # without the reason.
+    await websocket.accept()
     if table is None:
         await websocket.close(code=4404, reason="No such table")
         return
     if not may_see(table, user_id, websocket.query_params.get("invite")):
         await websocket.close(code=4403, reason="This table is private")
         return
-    await websocket.accept()
     seat = table.seat_of_user(user_id)
     limit: int = websocket.app.state.settings.max_message_bytes
 
     async def send(message: dict[str, Any]) -> None:
         await websocket.send_json(message)
 
-    await table.connect(seat, send)
     try:
+        # Inside the try: a client gone before its first state must not stay among the connections.
+        await table.connect(seat, send)
         while True:
-            text = await websocket.receive_text()
-            reply = await handle_message(table, seat, text, limit)
+            frame = await websocket.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            text = frame.get("text")
+            if text is None:  # a binary frame: answered, not let through to kill the connection
+                size = len(frame.get("bytes") or b"")
+                reply: dict[str, Any] | None = (
+                    error(None, "too_large", f"A message is at most {limit} bytes") if size > limit
+                    else error(None, "malformed", "A message is a JSON object, sent as text"))
+            else:
+                reply = await handle_message(table, seat, text, limit)
             if reply is not None:
                 await send(reply)
     except WebSocketDisconnect:
@@ -162,7 +179,7 @@ async def handle_message(table: LiveTable, seat: int, text: str, limit: int) -> 
         return error(None, "too_large", f"A message is at most {limit} bytes")
     try:
         message = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # deep nesting fits in 4096 bytes and overflows the parser
         return error(None, "malformed", "A message is a JSON object")
     if not isinstance(message, dict):
         return error(None, "malformed", "A message is a JSON object")

@@ -8,13 +8,14 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException
-from fastapi.responses import FileResponse
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
 from starlette.middleware.sessions import SessionMiddleware
 
 import whist
-from whist.server import api_players, api_tables
+from whist.server import api_history, api_players, api_sheets, api_tables
 from whist.server.db import Store
 from whist.server.hub import Hub
 from whist.server.settings import ServerSettings
@@ -24,6 +25,10 @@ STATIC = Path(__file__).with_name("static")
 PAGES = {"/": "index.html", "/table/{table_id}": "table.html", "/replay/{table_id}": "replay.html",
          "/history": "history.html", "/leaderboard": "leaderboard.html", "/sheet": "sheet.html",
          "/sheet/{sheet_id}": "sheet.html"}
+
+# A spade, so that browsers stop asking for a missing icon.
+FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><text x="1" y="14" font-size="15">'
+           '\u2660</text></svg>')
 
 
 def create_app(settings: ServerSettings) -> FastAPI:
@@ -42,16 +47,20 @@ def create_app(settings: ServerSettings) -> FastAPI:
     app.state.settings = settings
     app.add_middleware(SessionMiddleware, secret_key=settings.secret_key, session_cookie="whist_session",
                        same_site="lax", https_only=settings.https_only, max_age=180 * 24 * 3600)
-    app.include_router(api_players.router)
-    app.include_router(api_tables.router)
-    for extra in _optional_routers():
-        app.include_router(extra)
+    # Replays and score sheets are tens of kilobytes of JSON: compressed for phones.
+    app.add_middleware(GZipMiddleware, minimum_size=2048)
+    for part in (api_players, api_tables, api_history, api_sheets):
+        app.include_router(part.router)
 
     @app.get("/health")
     def health() -> dict[str, Any]:
         with app.state.store.begin() as connection:
             connection.execute(text("SELECT 1"))
         return {"status": "ok", "version": whist.__version__, "tables": len(app.state.hub.tables)}
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(FAVICON, media_type="image/svg+xml")
 
     for path, page in PAGES.items():
         app.add_api_route(path, _page(page), include_in_schema=False)
@@ -67,19 +76,3 @@ def _page(name: str) -> Any:
         return FileResponse(path, media_type="text/html")
 
     return page
-
-
-def _optional_routers() -> list[Any]:
-    """Routers of the history and score-sheet parts (kept in their own modules)."""
-    import importlib
-
-    routers = []
-    for name in ("whist.server.api_history", "whist.server.api_sheets"):
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as missing:
-            if missing.name != name:
-                raise
-            continue
-        routers.append(module.router)
-    return routers

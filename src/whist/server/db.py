@@ -274,6 +274,9 @@ class Store:
             if hand_rows:
                 c.execute(insert(hand_results), [{"table_id": table_id, **r} for r in hand_rows])
             if finished_totals is not None:
+                from whist.server.history import rate_finished_game  # here: history imports this module
+
+                rate_finished_game(c, table_id)  # before the table is marked finished: see there
                 c.execute(update(tables).where(tables.c.id == table_id)
                           .values(status="finished", finished_at=now(), totals=list(finished_totals)))
 

@@ -39,10 +39,17 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
 
     def resume(self) -> int:
-        """Rebuild every unfinished table from its stored actions; returns how many."""
+        """Rebuild every unfinished table from its stored actions; returns how many.
+
+        A table whose stored actions no longer replay (rules changed under it, a hand-edited
+        database) is logged and left out, so that one bad table cannot keep the others down."""
         for row in self.store.tables_with_status("playing"):
-            table = self._live(row, self.store.seats_of(row.id))
-            table.replay(self.store.actions_of(row.id))
+            try:
+                table = self._live(row, self.store.seats_of(row.id))
+                table.replay(self.store.actions_of(row.id))
+            except (ValueError, RuntimeError):  # WhistError is a ValueError
+                log.exception("table %s cannot be resumed: left out", row.id)
+                continue
             self.tables[row.id] = table
         return len(self.tables)
 
@@ -50,7 +57,7 @@ class Hub:
         """Once the event loop runs: bots take their turns, absent players get their grace period."""
         for table in self.tables.values():
             for seat in table.seats:
-                if not seat.is_bot:
+                if not seat.is_bot and seat.user_id is not None:  # a free seat waits for someone to join
                     table.start_grace(seat)
             table.schedule_turn()
 
@@ -70,7 +77,7 @@ class Hub:
         for number, seat in enumerate(request.seats):
             kind = seat.get("kind")
             if kind == "bot":
-                level = seat.get("level", "basic")
+                level = seat.get("level") or "basic"  # the API sends None for a level not given
                 if level not in BOT_LEVELS:
                     raise TableRequestError(f"Unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
                 seat_rows.append(SeatRow(number, "bot", level, None))

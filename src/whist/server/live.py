@@ -15,6 +15,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from whist.bots.base import Bot
 from whist.bots.registry import make_bot
 from whist.core.errors import IllegalActionError
@@ -75,6 +77,7 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.turn_task: asyncio.Task[None] | None = None  # bots playing their turns
         self.timer_task: asyncio.Task[None] | None = None  # the move timer of a person's turn
+        self.later: set[asyncio.Task[None]] = set()  # broadcasts started where nothing can await them
         self.closed = False
 
     # Rebuilding after a restart ---------------------------------------------------------------
@@ -96,6 +99,7 @@ class LiveTable:
         return -1
 
     def take_seat(self, seat_number: int, user_id: int, name: str) -> None:
+        """Seat a user (called from the event loop, which runs the seat's grace period)."""
         if not 0 <= seat_number < len(self.seats):
             raise ActionRefused("no_seat", f"There is no seat {seat_number}")
         if self.seat_of_user(user_id) >= 0:
@@ -105,21 +109,30 @@ class LiveTable:
             raise ActionRefused("taken", f"Seat {seat_number + 1} is not free")
         self.store.set_seat_user(self.id, seat_number, user_id)
         seat.user_id, seat.name = user_id, name
+        # Until the player opens the table, the seat is as if they had left: after the grace
+        # period a bot plays for them, so that a table never waits for someone who never comes.
+        if not seat.connections:
+            self.start_grace(seat)
 
     async def connect(self, seat_number: int, send: Send) -> None:
         if seat_number < 0:
             self.spectators.add(send)
-        else:
-            seat = self.seats[seat_number]
-            seat.connections.add(send)
-            if seat.grace is not None:
-                seat.grace.cancel()
-                seat.grace = None
-            if seat.away:  # handed back: the stand-in stops at once
-                seat.away = False
-                await self.broadcast()
+            await send(self.state_message(seat_number))
+            return
+        seat = self.seats[seat_number]
+        arrived = not seat.connections
+        seat.connections.add(send)
+        if seat.grace is not None:
+            seat.grace.cancel()
+            seat.grace = None
+        handed_back, seat.away = seat.away, False  # handed back: the stand-in stops at once
+        if arrived or handed_back:
+            # Everyone sees the seat connected again (this connection gets its first state too).
+            await self.broadcast()
+            if handed_back:
                 self.schedule_turn()
-        await send(self.state_message(seat_number))
+        else:
+            await send(self.state_message(seat_number))
 
     def disconnect(self, seat_number: int, send: Send) -> None:
         if seat_number < 0:
@@ -129,6 +142,10 @@ class LiveTable:
         seat.connections.discard(send)
         if not seat.connections and not self.closed:
             self.start_grace(seat)
+            # The others see the seat's player gone (``connected`` false), not only at the next move.
+            task = asyncio.get_running_loop().create_task(self.broadcast())
+            self.later.add(task)
+            task.add_done_callback(self.later.discard)
 
     def start_grace(self, seat: Seat) -> None:
         if seat.is_bot or seat.away or seat.grace is not None or self.match.over:
@@ -167,8 +184,12 @@ class LiveTable:
                 raise ActionRefused("illegal", str(error)) from None
             hand_rows = [self._hand_row(r, s) for r in after.results[len(match.results):]
                          for s in range(self.game.players)]
-            self.store.append_action(self.id, self.version, seat_number, action, by_bot, hand_rows,
-                                     list(after.totals) if after.over else None)
+            try:
+                self.store.append_action(self.id, self.version, seat_number, action, by_bot, hand_rows,
+                                         list(after.totals) if after.over else None)
+            except SQLAlchemyError:  # not stored, so not taken: the table stays as it was
+                log.exception("table %s: action %d could not be stored", self.id, self.version)
+                raise ActionRefused("unavailable", "The action could not be saved; please try again") from None
             self.match = after
             self.version += 1
             version_now = self.version
@@ -234,7 +255,7 @@ class LiveTable:
         for seat in self.seats:
             if seat.grace is not None:
                 seat.grace.cancel()
-        for task in (self.turn_task, self.timer_task):
+        for task in (self.turn_task, self.timer_task, *self.later):
             if task is not None and task is not asyncio.current_task():
                 task.cancel()
 

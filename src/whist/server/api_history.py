@@ -1,0 +1,89 @@
+"""Finished games, their replays and records, the leaderboard and each player's statistics.
+
+A game's cards are shown only once it is over: a table still playing answers 409. A private
+table's game is shown to its players, its creator and holders of its invite, as while it played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from sqlalchemy import RowMapping
+from sqlalchemy.engine import Connection
+
+from whist.server import history
+from whist.server.auth import session_user
+from whist.server.db import Store
+
+router = APIRouter(prefix="/api")
+
+PAGE = Query(20, ge=1, le=100)
+OFFSET = Query(0, ge=0)
+
+
+@contextmanager
+def connection(request: Request) -> Iterator[Connection]:
+    store: Store = request.app.state.store
+    with store.begin() as c:
+        yield c
+
+
+def visible_finished_game(c: Connection, request: Request, table_id: str, invite: str | None) -> RowMapping:
+    row = history.table_row(c, table_id)
+    if row is None:
+        raise HTTPException(404, "No such game")
+    if not history.may_see(c, row, session_user(request), invite):
+        raise HTTPException(403, "This game is private: ask for its invite link")
+    if row["status"] != "finished":
+        raise HTTPException(409, "This game is still being played: its replay opens when it is over")
+    return row
+
+
+@router.get("/history")
+def game_history(request: Request, offset: int = OFFSET, limit: int = PAGE,
+                 player: int | None = None) -> dict[str, Any]:
+    """Finished games, newest first; ``player`` keeps the games that user sat in."""
+    with connection(request) as c:
+        total, games = history.finished_games(c, session_user(request), player, offset, limit)
+    return {"total": total, "offset": offset, "limit": limit, "games": games}
+
+
+@router.get("/games/{table_id}")
+def game_replay(table_id: str, request: Request, invite: str | None = None) -> dict[str, Any]:
+    with connection(request) as c:
+        return history.game_replay(c, visible_finished_game(c, request, table_id, invite))
+
+
+@router.get("/games/{table_id}/record")
+def game_record(table_id: str, request: Request, invite: str | None = None) -> dict[str, Any]:
+    """The game record, which ``whist check`` replays with full validation."""
+    with connection(request) as c:
+        return history.game_record(c, visible_finished_game(c, request, table_id, invite))
+
+
+@router.get("/leaderboard")
+def leaderboard(request: Request, offset: int = OFFSET, limit: int = PAGE) -> dict[str, Any]:
+    """Rated players by ordinal (mu - 3 sigma), best first, with their statistics."""
+    with connection(request) as c:
+        total, page = history.leaderboard(c, offset, limit)
+        stats = history.player_stats(c, [rating.user_id for rating, _ in page])
+    players = [{"rank": offset + i + 1, "user_id": rating.user_id, "name": name, **rating.to_json(),
+                "stats": stats[rating.user_id].to_json()} for i, (rating, name) in enumerate(page)]
+    return {"total": total, "offset": offset, "limit": limit, "players": players}
+
+
+@router.get("/players/{user_id}/stats")
+def player_stats(user_id: int, request: Request) -> dict[str, Any]:
+    store: Store = request.app.state.store
+    user = store.user(user_id)
+    if user is None:
+        raise HTTPException(404, "No such player")
+    with connection(request) as c:
+        rating = history.rating_of(c, user_id)
+        rank = history.rank_of(c, rating) if rating is not None else None
+        stats = history.player_stats(c, [user_id])[user_id]
+    return {"user": {"id": user_id, "name": user["name"], "guest": user["login"] is None},
+            "rating": None if rating is None else {**rating.to_json(), "rank": rank}, "stats": stats.to_json()}

@@ -1,0 +1,86 @@
+// The leaderboard: rated players by rating (OpenSkill's ordinal, mu - 3 sigma), with statistics.
+// On a phone each row becomes a card whose cells carry their column's name.
+"use strict";
+
+whist.addTranslations({
+  en: {
+    "board.title": "Leaderboard",
+    "board.about": "Ratings by OpenSkill: a rating is how good a player surely is, so it grows with games played. "
+      + "Bots are opponents with a fixed rating.",
+    "board.none": "No rated players yet: finish a game to be rated.",
+    "board.rank": "#",
+    "board.player": "Player",
+    "board.rating": "Rating",
+    "board.previous": "Previous",
+    "board.next": "Next",
+    "board.page": "{from}–{to} of {total}",
+  },
+  he: {
+    "board.title": "טבלת דירוג",
+    "board.about": "דירוג OpenSkill: הדירוג הוא כמה טוב השחקן בוודאות, ולכן הוא עולה עם מספר המשחקים. "
+      + "הבוטים הם יריבים בעלי דירוג קבוע.",
+    "board.none": "אין עדיין שחקנים מדורגים: סיימו משחק כדי לקבל דירוג.",
+    "board.rank": "#",
+    "board.player": "שחקן",
+    "board.rating": "דירוג",
+    "board.previous": "הקודמים",
+    "board.next": "הבאים",
+    "board.page": "{from}–{to} מתוך {total}",
+  },
+});
+
+(() => {
+  const { $, el } = finished;
+  const PAGE_SIZE = 50;
+  let offset = 0;
+  let page = null;
+
+  async function load() {
+    $("error").textContent = "";
+    try {
+      page = await whist.api(`/api/leaderboard?offset=${offset}&limit=${PAGE_SIZE}`);
+    } catch (error) {
+      finished.showError(error);
+      return;
+    }
+    render();
+  }
+
+  function render() {
+    if (!page) return;
+    $("empty").hidden = page.players.length > 0;
+    $("board").hidden = page.players.length === 0;
+    $("rows").replaceChildren(...page.players.map(row));
+    $("newer").disabled = offset === 0;
+    $("older").disabled = offset + page.players.length >= page.total;
+    $("page").textContent = page.total
+      ? whist.t("board.page", { from: offset + 1, to: offset + page.players.length, total: page.total }) : "";
+  }
+
+  function cell(label, content, className = "") {
+    const td = el("td", className, content);
+    td.dataset.label = label;
+    return td;
+  }
+
+  function row(entry) {
+    const link = el("a", "", entry.name);
+    link.href = `/history?player=${entry.user_id}`;
+    const rating = el("span", "", finished.number(entry.ordinal, 1));
+    rating.title = `μ ${finished.number(entry.mu, 2)}, σ ${finished.number(entry.sigma, 2)}`;
+    const stats = finished.statRows(entry.stats);
+    const tr = el("tr", "", [
+      cell(whist.t("board.rank"), String(entry.rank), "rank"),
+      cell(whist.t("board.player"), [link], "player"),
+      cell(whist.t("board.rating"), [rating], "rating"),
+      ...stats.map(([label, value]) => cell(label, value, "num")),
+    ]);
+    tr.dataset.testid = "board-row";
+    return tr;
+  }
+
+  finished.startPage(render);
+  $("newer").addEventListener("click", () => { offset = Math.max(0, offset - PAGE_SIZE); load(); });
+  $("older").addEventListener("click", () => { offset += PAGE_SIZE; load(); });
+  load();
+})();

@@ -1,0 +1,330 @@
+// The lobby: sign in (guest or account), create a table, and list the public tables to join or watch.
+"use strict";
+
+whist.addTranslations({
+  en: {
+    "lobby.title": "Play whist",
+    "signin.title": "Who is playing?",
+    "signin.as": "Signed in as",
+    "signin.guest": "(guest)",
+    "signin.logout": "Log out",
+    "signin.guest_title": "Play as a guest",
+    "signin.name": "Your name",
+    "signin.guest_button": "Play as guest",
+    "signin.account_title": "Your account",
+    "signin.login": "Login",
+    "signin.password": "Password",
+    "signin.display_name": "Name shown to others (to register)",
+    "signin.login_button": "Log in",
+    "signin.register_button": "Register",
+    "signin.needed": "Sign in first: a guest name is enough.",
+    "create.title": "New table",
+    "create.game": "Game",
+    "create.preset": "Rules",
+    "create.hands": "Hands",
+    "create.players": "Players",
+    "create.target": "Points to win",
+    "create.seats": "Seats",
+    "create.public": "Public (listed in the lobby)",
+    "create.timer": "Move timer, seconds (empty: none)",
+    "create.button": "Create the table",
+    "create.seat": "Seat {n}",
+    "create.partners": "Seats 1 and 3 play against seats 2 and 4.",
+    "seat.me": "Me",
+    "seat.human": "Open for a human",
+    "seat.bot_random": "Bot (random)",
+    "seat.bot_basic": "Bot (basic)",
+    "tables.title": "Open tables",
+    "tables.none": "No public tables right now: create one.",
+    "tables.hand": "hand {played} of {total}",
+    "tables.hands_played": "{played} hands played",
+    "tables.free": "free",
+    "tables.join": "Join",
+    "tables.watch": "Watch",
+    "tables.return": "Back to my seat",
+    "tables.bot": "Bot ({level})",
+    "tables.away": "away",
+    "tables.private": "private",
+  },
+  he: {
+    "lobby.title": "משחקים ויסט",
+    "signin.title": "מי משחק?",
+    "signin.as": "מחובר/ת בתור",
+    "signin.guest": "(אורח/ת)",
+    "signin.logout": "התנתקות",
+    "signin.guest_title": "משחק כאורח/ת",
+    "signin.name": "השם שלך",
+    "signin.guest_button": "כניסה כאורח/ת",
+    "signin.account_title": "החשבון שלך",
+    "signin.login": "שם משתמש",
+    "signin.password": "סיסמה",
+    "signin.display_name": "שם לתצוגה (בהרשמה)",
+    "signin.login_button": "כניסה",
+    "signin.register_button": "הרשמה",
+    "signin.needed": "קודם צריך להיכנס: מספיק שם של אורח/ת.",
+    "create.title": "שולחן חדש",
+    "create.game": "משחק",
+    "create.preset": "חוקים",
+    "create.hands": "ידיים",
+    "create.players": "שחקנים",
+    "create.target": "נקודות לניצחון",
+    "create.seats": "מקומות",
+    "create.public": "ציבורי (מופיע בלובי)",
+    "create.timer": "שעון למהלך, בשניות (ריק: בלי)",
+    "create.button": "יצירת השולחן",
+    "create.seat": "מקום {n}",
+    "create.partners": "מקומות 1 ו־3 משחקים נגד מקומות 2 ו־4.",
+    "seat.me": "אני",
+    "seat.human": "פתוח לשחקן/ית",
+    "seat.bot_random": "בוט (אקראי)",
+    "seat.bot_basic": "בוט (בסיסי)",
+    "tables.title": "שולחנות פתוחים",
+    "tables.none": "אין כרגע שולחנות ציבוריים: אפשר ליצור אחד.",
+    "tables.hand": "יד {played} מתוך {total}",
+    "tables.hands_played": "שוחקו {played} ידיים",
+    "tables.free": "פנוי",
+    "tables.join": "הצטרפות",
+    "tables.watch": "צפייה",
+    "tables.return": "חזרה למקום שלי",
+    "tables.bot": "בוט ({level})",
+    "tables.away": "לא נמצא/ת",
+    "tables.private": "פרטי",
+  },
+});
+
+// Preset names of each game, as `whist rules` lists them.
+const PRESETS = {
+  israeli: ["standard", "achim", "pagat", "nt5", "no_nt", "three_no_clubs", "three_short_deck",
+            "three_short_deck_40", "three_random_card"],
+  classic: ["standard", "honours", "rubber", "long"],
+  whistiti: ["standard", "up_down", "down_up"],
+};
+const SEAT_CHOICES = ["me", "human", "bot:random", "bot:basic"];
+const REFRESH_MS = 3000;
+
+const $ = (id) => document.getElementById(id);
+let user = null;
+let tables = [];
+
+const element = whist.element;
+
+// Sign-in ------------------------------------------------------------------------------------
+
+function showUser() {
+  $("signed-in").hidden = !user;
+  $("signed-out").hidden = Boolean(user);
+  if (user) {
+    $("user-name").textContent = user.name;
+    $("user-guest").hidden = !user.guest;
+  }
+}
+
+async function signIn(path, body) {
+  $("signin-error").textContent = "";
+  try {
+    user = (await whist.api(path, { method: "POST", body })).user;
+    showUser();
+    await refreshTables();
+  } catch (error) {
+    $("signin-error").textContent = error.message;
+  }
+}
+
+function wireSignIn() {
+  $("guest-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    signIn("/api/guest", { name: $("guest-name").value });
+  });
+  $("account-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    signIn("/api/login", { login: $("login").value, password: $("password").value });
+  });
+  $("register-button").addEventListener("click", () => {
+    if (!$("account-form").reportValidity()) return;
+    const name = $("display-name").value.trim();
+    signIn("/api/register", { login: $("login").value, password: $("password").value, name: name || null });
+  });
+  $("logout-button").addEventListener("click", () => signIn("/api/logout", {}));
+}
+
+// Creating a table ---------------------------------------------------------------------------
+
+function seatCount() {
+  const game = $("game").value;
+  if (game === "whistiti") return Math.min(7, Math.max(3, Number($("opt-players").value) || 4));
+  if (game === "israeli" && $("preset").value.startsWith("three_")) return 3;
+  return 4;
+}
+
+function fillPresets() {
+  const game = $("game").value;
+  const chosen = $("preset").value;
+  $("preset").replaceChildren(...PRESETS[game].map((name) =>
+    element("option", { value: name === "standard" ? "" : name, text: whist.t(`preset.${name}`) })));
+  if (PRESETS[game].includes(chosen)) $("preset").value = chosen;
+  for (const label of document.querySelectorAll("[data-game]")) label.hidden = label.dataset.game !== game;
+}
+
+function fillSeats() {
+  const box = $("seats");
+  const before = [...box.querySelectorAll("select")].map((s) => s.value);
+  const n = seatCount();
+  const rows = [];
+  for (let seat = 0; seat < n; seat += 1) {
+    const select = element("select", { id: `seat-${seat}`, dataset: { seat: String(seat) } },
+      SEAT_CHOICES.map((choice) => element("option", { value: choice, text: whist.t(seatChoiceKey(choice)) })));
+    select.value = before[seat] ?? (seat === 0 ? "me" : "bot:basic");
+    select.addEventListener("change", () => {
+      if (select.value !== "me") return;  // one "me" only: another seat that said so opens for a human
+      for (const other of box.querySelectorAll("select")) if (other !== select && other.value === "me") other.value = "human";
+    });
+    rows.push(element("label", { className: "seat-choice" },
+      [element("span", { text: whist.t("create.seat", { n: seat + 1 }) }), select]));
+  }
+  if ($("game").value === "classic") rows.push(element("p", { className: "muted", text: whist.t("create.partners") }));
+  box.replaceChildren(...rows);
+}
+
+function seatChoiceKey(choice) {
+  return { me: "seat.me", human: "seat.human", "bot:random": "seat.bot_random", "bot:basic": "seat.bot_basic" }[choice];
+}
+
+function tableRequest() {
+  const game = $("game").value;
+  const options = {};
+  if (game === "israeli") options.hands = Number($("opt-hands").value);
+  if (game === "whistiti") options.players = seatCount();
+  if (game === "classic") options.target = Number($("opt-target").value);
+  const choices = [...$("seats").querySelectorAll("select")].map((s) => s.value);
+  const seats = choices.map((c) => (c.startsWith("bot:") ? { kind: "bot", level: c.slice(4) } : { kind: "human" }));
+  const timer = $("move-timer").value.trim();
+  return {
+    game, preset: $("preset").value || null, options, seats, public: $("public").checked,
+    move_timer: timer ? Number(timer) : null, take_seat: choices.includes("me") ? choices.indexOf("me") : null,
+  };
+}
+
+async function createTable(event) {
+  event.preventDefault();
+  $("create-error").textContent = "";
+  if (!user) {
+    $("create-error").textContent = whist.t("signin.needed");
+    return;
+  }
+  try {
+    const table = await whist.api("/api/tables", { method: "POST", body: tableRequest() });
+    location.href = tableLink(table, !table.public);
+  } catch (error) {
+    $("create-error").textContent = error.status === 401 ? whist.t("signin.needed") : error.message;
+  }
+}
+
+function tableLink(table, withInvite) {
+  const path = `/table/${encodeURIComponent(table.id)}`;
+  return withInvite && table.invite ? `${path}?invite=${encodeURIComponent(table.invite)}` : path;
+}
+
+function wireCreate() {
+  $("game").addEventListener("change", () => { fillPresets(); fillSeats(); });
+  $("preset").addEventListener("change", fillSeats);
+  $("opt-players").addEventListener("change", fillSeats);
+  $("create-form").addEventListener("submit", createTable);
+}
+
+// The list of tables -------------------------------------------------------------------------
+
+async function refreshTables() {
+  try {
+    tables = (await whist.api("/api/tables")).tables;
+    $("tables-error").textContent = "";
+  } catch (error) {
+    $("tables-error").textContent = error.message;
+  }
+  renderTables();
+}
+
+function renderTables() {
+  $("no-tables").hidden = tables.length > 0;
+  $("tables").replaceChildren(...tables.map(tableItem));
+}
+
+function tableItem(table) {
+  const title = whist.t(`game.${table.game}`) + (table.preset ? ` · ${whist.t(`preset.${table.preset}`)}` : "");
+  const progress = table.hands_total
+    ? whist.t("tables.hand", { played: Math.min(table.hands_played + 1, table.hands_total), total: table.hands_total })
+    : whist.t("tables.hands_played", { played: table.hands_played });
+  const seated = table.you >= 0;
+  const seats = table.seats.map((seat) => {
+    const item = element("li", { className: "lobby-seat", dataset: { seat: String(seat.seat) } });
+    item.append(element("span", { className: "seat-number", text: `${seat.seat + 1}.` }));
+    if (seat.kind === "bot") {
+      item.append(element("span", { className: "muted", text: whist.t("tables.bot", { level: whist.t(`level.${seat.level}`) }) }));
+    } else if (seat.taken) {
+      item.append(element("bdi", { text: seat.name }));
+      if (seat.away) item.append(element("span", { className: "muted", text: ` (${whist.t("tables.away")})` }));
+    } else {
+      item.append(element("span", { className: "muted", text: whist.t("tables.free") }));
+      if (!seated) {
+        const join = element("button", { type: "button", className: "primary small", text: whist.t("tables.join"),
+          dataset: { testid: `join-${table.id}-${seat.seat}` } });
+        join.addEventListener("click", () => joinTable(table, seat.seat));
+        item.append(join);
+      }
+    }
+    return item;
+  });
+  const link = element("a", { href: tableLink(table, false), className: "watch",
+    text: whist.t(seated ? "tables.return" : "tables.watch"), dataset: { testid: `watch-${table.id}` } });
+  return element("li", { className: "table-item", dataset: { table: table.id } }, [
+    element("div", { className: "table-head" }, [
+      element("strong", { text: title }),
+      element("span", { className: "muted", text: progress }),
+      link,
+    ]),
+    element("ul", { className: "lobby-seats" }, seats),
+  ]);
+}
+
+async function joinTable(table, seat) {
+  $("tables-error").textContent = "";
+  if (!user) {
+    $("tables-error").textContent = whist.t("signin.needed");
+    $("guest-name").focus();
+    return;
+  }
+  try {
+    await whist.api(`/api/tables/${encodeURIComponent(table.id)}/join`, { method: "POST", body: { seat } });
+    location.href = tableLink(table, false);
+  } catch (error) {
+    $("tables-error").textContent = error.message;
+    refreshTables();
+  }
+}
+
+// Start --------------------------------------------------------------------------------------
+
+async function start() {
+  whist.applyLanguage();
+  document.title = whist.t("site.name");
+  whist.initTopBar();
+  wireSignIn();
+  wireCreate();
+  fillPresets();
+  fillSeats();
+  document.addEventListener("whist:language", () => {
+    document.title = whist.t("site.name");
+    fillPresets();
+    fillSeats();
+    renderTables();
+  });
+  try {
+    user = (await whist.api("/api/me")).user;
+  } catch (error) {
+    $("signin-error").textContent = error.message;
+  }
+  showUser();
+  await refreshTables();
+  setInterval(() => { if (!document.hidden) refreshTables(); }, REFRESH_MS);
+}
+
+start();

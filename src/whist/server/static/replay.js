@@ -1,0 +1,386 @@
+// The replay of a finished game: every hand step by step, card by card, with all hands shown.
+// Buttons, or the keyboard: arrows step (the arrow that points forward in the page's reading
+// direction goes on), Home and End go to the hand's start and end, Page Up and Page Down to the
+// hand before and after. The place is kept in the address (#hand=2&step=14).
+"use strict";
+
+whist.addTranslations({
+  en: {
+    "replay.title": "Replay",
+    "replay.hand": "Hand",
+    "replay.hand_option": "Hand {n}",
+    "replay.cancelled": "{hand}: cancelled, dealt again",
+    "replay.first": "Start of the hand",
+    "replay.previous": "Previous step",
+    "replay.next": "Next step",
+    "replay.last": "End of the hand",
+    "replay.step": "{n} / {total}",
+    "replay.record": "Game record (JSON, for whist check)",
+    "replay.summary": "{date} · {hands}",
+    "replay.hands": "{n} hands played",
+    "replay.playing": "This game is still being played: its replay opens when it is over.",
+    "replay.to_table": "Go to the table",
+    "replay.dealer": "dealer",
+    "replay.declarer": "declarer",
+    "replay.bid": "bid {n}",
+    "replay.took": "took {n}",
+    "replay.total": "total {n}",
+    "replay.trump": "Trump: {trump}",
+    "replay.no_trump": "No trump",
+    "replay.high_bid": "High bid: {bid} ({name})",
+    "replay.turned": "Turned card",
+    "replay.over": "Over ({sum})",
+    "replay.under": "Under ({sum})",
+    "replay.calls": "Calls",
+    "replay.pass": "pass",
+    "act.deal": "{name} deals.",
+    "act.pass": "{name} passes.",
+    "act.bid": "{name} bids {bid}.",
+    "act.frisch": "{name} passes {card} on (Frisch).",
+    "act.contract": "{name} bids {n} tricks.",
+    "act.play": "{name} plays {card}.",
+    "act.trick": "{name} takes the trick.",
+    "act.over": "The hand is over.",
+    "act.cancelled": "Everyone passed: the hand is dealt again.",
+    "act.turn": "{name} to act.",
+  },
+  he: {
+    "replay.title": "צפייה חוזרת",
+    "replay.hand": "יד",
+    "replay.hand_option": "יד {n}",
+    "replay.cancelled": "{hand}: בוטלה, חולקה מחדש",
+    "replay.first": "תחילת היד",
+    "replay.previous": "הצעד הקודם",
+    "replay.next": "הצעד הבא",
+    "replay.last": "סוף היד",
+    "replay.step": "{n} / {total}",
+    "replay.record": "רישום המשחק (JSON, לבדיקה ב-whist check)",
+    "replay.summary": "{date} · {hands}",
+    "replay.hands": "{n} ידיים שוחקו",
+    "replay.playing": "המשחק עדיין משוחק: הצפייה החוזרת תיפתח כשיסתיים.",
+    "replay.to_table": "לשולחן",
+    "replay.dealer": "מחלק",
+    "replay.declarer": "מכריז",
+    "replay.bid": "חוזה {n}",
+    "replay.took": "לקח {n}",
+    "replay.total": "סה״כ {n}",
+    "replay.trump": "שליט: {trump}",
+    "replay.no_trump": "ללא שליט",
+    "replay.high_bid": "הכרזה גבוהה: {bid} ({name})",
+    "replay.turned": "קלף גלוי",
+    "replay.over": "אובר ({sum})",
+    "replay.under": "אנדר ({sum})",
+    "replay.calls": "הכרזות",
+    "replay.pass": "פס",
+    "act.deal": "{name} מחלק.",
+    "act.pass": "{name}: פס.",
+    "act.bid": "{name}: {bid}.",
+    "act.frisch": "{name} מעביר {card} (פריש).",
+    "act.contract": "{name}: חוזה {n}.",
+    "act.play": "{name} משחק {card}.",
+    "act.trick": "{name} לוקח את הלקיחה.",
+    "act.over": "היד הסתיימה.",
+    "act.cancelled": "כולם אמרו פס: היד מחולקת מחדש.",
+    "act.turn": "תור {name}.",
+  },
+});
+
+(() => {
+  const { $, el } = finished;
+  const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+  const invite = new URLSearchParams(location.search).get("invite");
+  let game = null;
+  let hand = 0; // index into game.hands
+  let step = 0; // index into that hand's steps
+
+  async function load() {
+    const suffix = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+    try {
+      game = await whist.api(`/api/games/${encodeURIComponent(tableId)}${suffix}`);
+    } catch (error) {
+      if (error.status === 409) {
+        const link = el("a", "", whist.t("replay.to_table"));
+        link.href = `/table/${encodeURIComponent(tableId)}${suffix}`;
+        $("error").replaceChildren(el("span", "", `${whist.t("replay.playing")} `), link);
+      } else {
+        finished.showError(error);
+      }
+      return;
+    }
+    $("record-link").href = `/api/games/${encodeURIComponent(tableId)}/record${suffix}`;
+    readPlace();
+    $("game").hidden = false;
+    render();
+  }
+
+  // Position ------------------------------------------------------------------------------------
+
+  const steps = () => game.hands[hand].steps;
+
+  function readPlace() {
+    const place = new URLSearchParams(location.hash.slice(1));
+    const h = parseInt(place.get("hand") || "1", 10) - 1;
+    hand = Number.isInteger(h) && h >= 0 && h < game.hands.length ? h : 0;
+    const s = parseInt(place.get("step") || "0", 10);
+    step = Number.isInteger(s) && s >= 0 && s < steps().length ? s : 0;
+  }
+
+  function moveTo(newHand, newStep) {
+    hand = Math.min(Math.max(newHand, 0), game.hands.length - 1);
+    step = Math.min(Math.max(newStep, 0), steps().length - 1);
+    history.replaceState(null, "", `${location.pathname}${location.search}#hand=${hand + 1}&step=${step}`);
+    render();
+  }
+
+  // Next and previous run on across hands: the end of one hand leads to the deal of the next.
+  function next() {
+    if (step < steps().length - 1) moveTo(hand, step + 1);
+    else if (hand < game.hands.length - 1) moveTo(hand + 1, 0);
+  }
+
+  function previous() {
+    if (step > 0) moveTo(hand, step - 1);
+    else if (hand > 0) moveTo(hand - 1, game.hands[hand - 1].steps.length - 1);
+  }
+
+  // Drawing -------------------------------------------------------------------------------------
+
+  function render() {
+    if (!game) return;
+    $("title").textContent = `${whist.t("replay.title")}: ${finished.gameTitle(game)}`;
+    const played = game.hands.filter((h) => !h.cancelled).length;
+    $("summary").textContent = whist.t("replay.summary", { date: finished.date(game.finished_at),
+      hands: whist.t("replay.hands", { n: played }) });
+    renderResults();
+    renderControls();
+    const current = steps()[step];
+    $("action").textContent = describe(steps(), step);
+    renderBoard(current);
+  }
+
+  function renderResults() {
+    const order = game.players.map((p) => p.seat).sort((a, b) => game.places[a] - game.places[b] || a - b);
+    $("results").replaceChildren(...order.map((seat) => el("li", game.places[seat] === 1 ? "winner" : "", [
+      el("span", "place", String(game.places[seat])),
+      el("span", "name", finished.seatName(game.players[seat])),
+      el("span", "total", finished.number(game.totals[seat])),
+    ])));
+  }
+
+  function renderControls() {
+    const select = $("hand-select");
+    select.replaceChildren(...game.hands.map((h, i) => {
+      const label = whist.t("replay.hand_option", { n: h.number });
+      const option = el("option", "", h.cancelled ? whist.t("replay.cancelled", { hand: label }) : label);
+      option.value = String(i);
+      return option;
+    }));
+    select.value = String(hand);
+    $("step").textContent = whist.t("replay.step", { n: step, total: steps().length - 1 });
+    const atStart = hand === 0 && step === 0;
+    const atEnd = hand === game.hands.length - 1 && step === steps().length - 1;
+    $("first").disabled = step === 0;
+    $("previous").disabled = atStart;
+    $("next").disabled = atEnd;
+    $("last").disabled = step === steps().length - 1;
+    for (const id of ["first", "previous", "next", "last"]) {
+      const label = whist.t(`replay.${id}`);
+      $(id).title = label;
+      $(id).setAttribute("aria-label", label);
+    }
+  }
+
+  // A seat's name set apart from the text around it (Unicode's first-strong isolate), so that a
+  // Hebrew name in an English sentence, or the reverse, does not reorder its neighbours.
+  const name = (seat) => `\u2068${finished.seatName(game.players[seat])}\u2069`;
+
+  function cardName(actionName) {
+    const card = finished.cardOfName(actionName);
+    return card >= 0 ? whist.cardText(card) : actionName;
+  }
+
+  // What happened at this step, said in words; the action's meaning depends on the phase before it.
+  function describe(all, index) {
+    const now = all[index];
+    if (index === 0) return `${whist.t("act.deal", { name: name(now.dealer) })} ${turn(now)}`;
+    const before = all[index - 1];
+    const { seat, name: action } = now.action;
+    const who = name(seat);
+    let text;
+    if (before.phase === "auction") {
+      text = action === "pass" ? whist.t("act.pass", { name: who }) : whist.t("act.bid", { name: who, bid: finished.bidText(action) });
+    } else if (before.phase === "frisch") {
+      text = whist.t("act.frisch", { name: who, card: cardName(action) });
+    } else if (before.phase === "contract") {
+      text = whist.t("act.contract", { name: who, n: action });
+    } else {
+      text = whist.t("act.play", { name: who, card: cardName(action) });
+      if (now.tricks_played > before.tricks_played && now.last_trick) {
+        text += ` ${whist.t("act.trick", { name: name(now.last_trick.winner) })}`;
+      }
+    }
+    return `${text} ${turn(now)}`.trim();
+  }
+
+  function turn(state) {
+    if (state.phase === "over") return whist.t("act.over");
+    if (state.phase === "cancelled") return whist.t("act.cancelled");
+    return state.player >= 0 ? whist.t("act.turn", { name: name(state.player) }) : "";
+  }
+
+  // Where each seat sits, seen from above with seat 1 at the bottom; play goes clockwise (to the left).
+  function area(seat, players) {
+    if (players !== 4) return "ring";
+    return ["bottom", "left", "top", "right"][seat];
+  }
+
+  function renderBoard(state) {
+    const board = $("board");
+    const players = state.hands.length;
+    board.classList.toggle("four", players === 4);
+    const handData = game.hands[hand];
+    const done = state.phase === "over" || state.phase === "cancelled";
+    const totalsAfter = game.players.map((_, s) => game.hands.slice(0, hand + 1).reduce((sum, h) => sum + h.points[s], 0));
+    const picks = frischPicks(steps(), step);
+    const seats = state.hands.map((cards, seat) => seatBox(state, seat, cards, done ? handData.points[seat] : null,
+      done ? totalsAfter[seat] : null, picks));
+    const centre = centreBox(state);
+    if (players === 4) {
+      board.replaceChildren(centre, ...seats);
+    } else {
+      board.replaceChildren(centre, el("div", "ring", seats));
+    }
+  }
+
+  // The cards chosen so far in the Frisch round under way: chosen cards stay in their hands until
+  // every seat has chosen, then all pass at once.
+  function frischPicks(all, index) {
+    const picks = new Set();
+    const round = all[index].frisch_round;
+    for (let i = index; i > 0 && all[i].phase === "frisch" && all[i].frisch_round === round; i--) {
+      if (all[i - 1].phase === "frisch") picks.add(finished.cardOfName(all[i].action.name));
+    }
+    return picks;
+  }
+
+  function seatBox(state, seat, cards, points, total, picks) {
+    const marks = [];
+    if (state.dealer === seat) marks.push(el("span", "mark", whist.t("replay.dealer")));
+    if (state.declarer === seat && state.game === "israeli" && state.high_bid) {
+      marks.push(el("span", "mark declarer", whist.t("replay.declarer")));
+    }
+    const line = [];
+    if (state.contracts.length && state.contracts[seat] >= 0) line.push(el("span", "", whist.t("replay.bid", { n: state.contracts[seat] })));
+    if (state.phase === "play" || state.phase === "over") line.push(el("span", "", whist.t("replay.took", { n: state.tricks_won[seat] })));
+    if (points !== null) line.push(el("strong", points < 0 ? "minus" : "", finished.signed(points)));
+    if (total !== null) line.push(el("span", "muted", whist.t("replay.total", { n: finished.number(total) })));
+    const box = el("section", `rp-seat area-${area(seat, state.hands.length)}${state.player === seat ? " turn" : ""}`, [
+      el("div", "rp-seat-head", [el("span", "rp-name", name(seat)), ...marks]),
+      line.length ? el("div", "rp-line", line) : null,
+      handCards(cards, state, picks),
+    ]);
+    box.dataset.testid = `seat-${seat}`;
+    return box;
+  }
+
+  // A hand in suit groups (spades, hearts, clubs, diamonds: the colours alternate), high cards first;
+  // the turned card and the cards chosen for the Frisch are marked.
+  function handCards(cards, state, picks) {
+    const bySuit = [3, 2, 0, 1].map((suit) => cards.filter((c) => whist.suitOf(c) === suit).sort((a, b) => b - a));
+    const mark = (c) => (picks.has(c) ? "picked" : c === state.turned_card ? "turned" : "");
+    const groups = bySuit.filter((g) => g.length).map((g) => el("span", "suit-run",
+      g.map((c) => finished.cardChip(c, mark(c)))));
+    const box = el("div", "rp-hand", groups);
+    box.dir = "ltr";
+    return box;
+  }
+
+  function centreBox(state) {
+    const parts = [];
+    const info = [];
+    if (state.trump >= 0) {
+      info.push(el("span", "", whist.t("replay.trump", { trump: state.trump === 4 ? whist.t("replay.no_trump") : whist.SUITS[state.trump] })));
+    } else if (state.high_bid) {
+      info.push(el("span", "", whist.t("replay.high_bid", { bid: finished.bidText(state.high_bid), name: name(state.declarer) })));
+    }
+    if (state.over_under) {
+      const sum = state.contracts.reduce((a, b) => a + b, 0);
+      info.push(el("span", "", whist.t(`replay.${state.over_under}`, { sum })));
+    }
+    if (state.turned_card >= 0) {
+      info.push(el("span", "", [el("span", "", `${whist.t("replay.turned")} `), finished.cardChip(state.turned_card)]));
+    }
+    if (info.length) parts.push(el("div", "rp-info", info));
+    if (state.calls.length && state.phase !== "play" && state.phase !== "over") parts.push(callsBox(state));
+    parts.push(trickBox(state));
+    return el("div", "rp-centre", parts);
+  }
+
+  function callsBox(state) {
+    const calls = state.calls.map(([, seat, call]) => el("li", "", [
+      el("span", "muted", `${name(seat)}: `),
+      el("span", "", call === "pass" ? whist.t("replay.pass") : finished.bidText(call)),
+    ]));
+    return el("div", "rp-calls", [el("span", "rp-label", whist.t("replay.calls")), el("ol", "", calls)]);
+  }
+
+  // The trick under way, or the one just completed (its winner marked) until the next card.
+  function trickBox(state) {
+    let plays = state.trick;
+    let winner = -1;
+    if (!plays.length && state.last_trick && state.action && state.phase !== "contract") {
+      const last = state.last_trick;
+      if (state.action.seat === seatOfLastCard(last)) {
+        plays = last.cards.map((card, i) => [(last.leader + i) % state.hands.length, card]);
+        winner = last.winner;
+      }
+    }
+    const box = el("div", `rp-trick${state.hands.length === 4 ? " four" : ""}`, plays.map(([seat, card]) => {
+      const played = el("div", `rp-played at-${area(seat, state.hands.length)}`, [
+        finished.cardChip(card, seat === winner ? "won" : ""),
+        el("span", "rp-by", name(seat)),
+      ]);
+      return played;
+    }));
+    box.dir = "ltr";
+    return box;
+  }
+
+  const seatOfLastCard = (trick) => (trick.leader + trick.cards.length - 1) % game.players.length;
+
+  // Events --------------------------------------------------------------------------------------
+
+  function onKey(event) {
+    if (!game || event.altKey || event.ctrlKey || event.metaKey) return;
+    const tag = event.target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA") return;
+    const forward = document.documentElement.dir === "rtl" ? "ArrowLeft" : "ArrowRight";
+    const backward = forward === "ArrowLeft" ? "ArrowRight" : "ArrowLeft";
+    const moves = {
+      [forward]: next,
+      [backward]: previous,
+      Home: () => moveTo(hand, 0),
+      End: () => moveTo(hand, steps().length - 1),
+      PageDown: () => moveTo(hand + 1, 0),
+      PageUp: () => moveTo(hand - 1, 0),
+    };
+    const move = moves[event.key];
+    if (!move) return;
+    event.preventDefault();
+    move();
+  }
+
+  finished.startPage(render);
+  $("first").addEventListener("click", () => moveTo(hand, 0));
+  $("previous").addEventListener("click", previous);
+  $("next").addEventListener("click", next);
+  $("last").addEventListener("click", () => moveTo(hand, steps().length - 1));
+  $("hand-select").addEventListener("change", (event) => moveTo(parseInt(event.target.value, 10), 0));
+  document.addEventListener("keydown", onKey);
+  window.addEventListener("hashchange", () => {
+    if (!game) return;
+    readPlace();
+    render();
+  });
+  load();
+})();

@@ -1,0 +1,858 @@
+// The table: one WebSocket to /ws/tables/{id}; every state the server sends is drawn in full.
+// Actions go back as {"type": "act", "action", "version", "id"}; the server checks and stores them.
+"use strict";
+
+whist.addTranslations({
+  en: {
+    "page.title": "Whist table",
+    "status.connecting": "Connecting…",
+    "timer": "{s} s left",
+    "status.your_call": "Your call: bid for trump, or pass",
+    "status.calls": "{name} is calling",
+    "status.your_frisch": "Frisch {round}: choose 3 cards to pass ({chosen} of 3 chosen)",
+    "status.frisch": "Frisch {round}: {name} is choosing cards to pass",
+    "status.your_contract": "Your bid: how many tricks will you take?",
+    "status.contract": "{name} is bidding",
+    "status.your_play": "Your turn: play a card",
+    "status.play": "{name} to play",
+    "status.over": "Game over",
+    "status.waiting": "Waiting for someone to take seat {n}",
+    "status.cancelled": "Everybody passed: the hand is dealt again",
+    "status.watching": "You are watching.",
+    "conn.online": "connected",
+    "conn.offline": "reconnecting…",
+    "join.guest": "Your name, to sit at this table:",
+    "join.guest_button": "Continue",
+    "join.seat": "Sit in seat {n}",
+    "invite.label": "Private table. Invite link:",
+    "invite.copy": "Copy",
+    "invite.copied": "Copied",
+    "info.game": "Game",
+    "info.hand": "Hand {n} of {total}",
+    "info.hand_open": "Hand {n}",
+    "info.trump": "Trump",
+    "info.declarer": "Declarer",
+    "info.turned": "Face-up card",
+    "info.over_under": "Over/under",
+    "info.over": "over ({sum} of {tricks})",
+    "info.under": "under ({sum} of {tricks})",
+    "trump.nt": "no trump",
+    "seat.you": "you",
+    "seat.free": "Seat {n}: free",
+    "seat.bot": "Bot {n}",
+    "seat.away": "away: a bot plays",
+    "seat.offline": "offline",
+    "seat.online": "online",
+    "seat.dealer": "dealer",
+    "seat.declarer": "declarer",
+    "seat.bid": "bid {n}",
+    "seat.took": "took {n}",
+    "seat.called": "called",
+    "seat.team": "team {team}",
+    "action.pass": "Pass",
+    "actions.sum": "Bids so far: {sum}, tricks in the hand: {tricks}",
+    "trick.last": "Last trick",
+    "trick.hide": "Hide last trick",
+    "trick.won_by": "won by {name}",
+    "trick.previous": "Last trick, won by {name}",
+    "frisch.passed": "Frisch {round}: you passed",
+    "frisch.received": "and received",
+    "calls.title": "Trump auction",
+    "calls.round0": "First round",
+    "calls.round": "After Frisch {n}",
+    "score.title": "Score sheet",
+    "score.hand": "Hand",
+    "score.total": "Total",
+    "score.cancelled": "cancelled: dealt again",
+    "score.games": "Games won",
+    "score.none": "No hand has finished yet.",
+    "summary.title": "Hand {n} is over",
+    "summary.cancelled": "Hand {n}: everybody passed, so it is dealt again",
+    "summary.player": "Player",
+    "summary.bid": "Bid",
+    "summary.took": "Took",
+    "summary.points": "Points",
+    "summary.cards": "Cards dealt",
+    "summary.close": "Close",
+    "standings.title": "Final standings",
+    "standings.points": "points",
+    "standings.games": "{games} games",
+    "standings.lobby": "Back to the lobby",
+    "error.title": "Not done",
+    "error.over": "The game is over.",
+    "error.spectator": "You are watching: take a free seat to play.",
+    "error.not_your_turn": "It is not your turn.",
+    "error.stale": "The table had moved on: here is the current state.",
+    "error.closed_4404": "There is no such table.",
+    "error.closed_4403": "This table is private: ask for its invite link.",
+  },
+  he: {
+    "page.title": "שולחן ויסט",
+    "status.connecting": "מתחבר…",
+    "timer": "נותרו {s} שנ׳",
+    "status.your_call": "תורך להכריז: הימור על שליט, או פס",
+    "status.calls": "{name} מכריז/ה",
+    "status.your_frisch": "פריש {round}: בחר/י 3 קלפים להעביר (נבחרו {chosen} מתוך 3)",
+    "status.frisch": "פריש {round}: {name} בוחר/ת קלפים להעביר",
+    "status.your_contract": "ההימור שלך: כמה לקיחות תיקח/י?",
+    "status.contract": "{name} מהמר/ת",
+    "status.your_play": "תורך: שחק/י קלף",
+    "status.play": "תור {name} לשחק",
+    "status.over": "המשחק נגמר",
+    "status.waiting": "ממתינים למישהו שיישב במקום {n}",
+    "status.cancelled": "כולם אמרו פס: מחלקים שוב",
+    "status.watching": "את/ה צופה.",
+    "conn.online": "מחובר",
+    "conn.offline": "מתחבר מחדש…",
+    "join.guest": "השם שלך, כדי לשבת לשולחן:",
+    "join.guest_button": "המשך",
+    "join.seat": "לשבת במקום {n}",
+    "invite.label": "שולחן פרטי. קישור הזמנה:",
+    "invite.copy": "העתקה",
+    "invite.copied": "הועתק",
+    "info.game": "משחק",
+    "info.hand": "יד {n} מתוך {total}",
+    "info.hand_open": "יד {n}",
+    "info.trump": "שליט",
+    "info.declarer": "זוכה המכרז",
+    "info.turned": "קלף גלוי",
+    "info.over_under": "אובר/אנדר",
+    "info.over": "אובר ({sum} מתוך {tricks})",
+    "info.under": "אנדר ({sum} מתוך {tricks})",
+    "trump.nt": "בלי שליט",
+    "seat.you": "את/ה",
+    "seat.free": "מקום {n}: פנוי",
+    "seat.bot": "בוט {n}",
+    "seat.away": "לא כאן: בוט משחק",
+    "seat.offline": "לא מחובר/ת",
+    "seat.online": "מחובר/ת",
+    "seat.dealer": "מחלק",
+    "seat.declarer": "זוכה המכרז",
+    "seat.bid": "הימור {n}",
+    "seat.took": "לקח/ה {n}",
+    "seat.called": "הכריז/ה",
+    "seat.team": "קבוצה {team}",
+    "action.pass": "פס",
+    "actions.sum": "סך ההימורים עד כה: {sum}, לקיחות ביד: {tricks}",
+    "trick.last": "הלקיחה הקודמת",
+    "trick.hide": "הסתרת הלקיחה הקודמת",
+    "trick.won_by": "{name} לקח/ה",
+    "trick.previous": "הלקיחה הקודמת, {name} לקח/ה",
+    "frisch.passed": "פריש {round}: העברת",
+    "frisch.received": "וקיבלת",
+    "calls.title": "מכרז השליט",
+    "calls.round0": "סבב ראשון",
+    "calls.round": "אחרי פריש {n}",
+    "score.title": "דף ניקוד",
+    "score.hand": "יד",
+    "score.total": "סה״כ",
+    "score.cancelled": "בוטלה: מחלקים שוב",
+    "score.games": "משחקים שנוצחו",
+    "score.none": "עוד לא הסתיימה אף יד.",
+    "summary.title": "יד {n} הסתיימה",
+    "summary.cancelled": "יד {n}: כולם אמרו פס, ולכן מחלקים שוב",
+    "summary.player": "שחקן/ית",
+    "summary.bid": "הימור",
+    "summary.took": "לקח/ה",
+    "summary.points": "נקודות",
+    "summary.cards": "הקלפים שחולקו",
+    "summary.close": "סגירה",
+    "standings.title": "תוצאות סופיות",
+    "standings.points": "נקודות",
+    "standings.games": "{games} משחקים",
+    "standings.lobby": "חזרה ללובי",
+    "error.title": "לא בוצע",
+    "error.over": "המשחק נגמר.",
+    "error.spectator": "את/ה צופה: שב/י במקום פנוי כדי לשחק.",
+    "error.not_your_turn": "זה לא התור שלך.",
+    "error.stale": "השולחן כבר התקדם: הנה המצב הנוכחי.",
+    "error.closed_4404": "אין שולחן כזה.",
+    "error.closed_4403": "השולחן פרטי: צריך את קישור ההזמנה.",
+  },
+});
+
+const $ = (id) => document.getElementById(id);
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const invite = new URLSearchParams(location.search).get("invite");
+const SUIT_ORDER = [3, 2, 0, 1];  // spades, hearts, clubs, diamonds: the colours alternate
+const STRAIN_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const PING_MS = 20000;
+const ERROR_MS = 8000;
+
+let me;  // the signed-in user, null for none; undefined until /api/me answers
+let state = null;
+let socket = null;
+let retries = 0;
+let reconnectTimer = null;
+let pending = false;  // an action is on its way: no second click until the next state
+let actionCount = 0;
+let shownHands = null;  // finished hands already summarised
+let summary = null;  // the score.hands entry shown in the summary, or null
+let lastTrickOpen = false;
+let turnKey = "";
+let turnStarted = 0;
+let errorTimer = null;
+let inviteChecked = false;
+let connects = 0;  // sockets opened so far
+
+const element = whist.element;
+
+// Cards and calls ----------------------------------------------------------------------------
+
+function sortCards(cards) {
+  return [...cards].sort((a, b) =>
+    SUIT_ORDER.indexOf(whist.suitOf(a)) - SUIT_ORDER.indexOf(whist.suitOf(b)) || b % 13 - a % 13);
+}
+
+function cardFace(card, extra = "") {
+  return element("span", { className: `card-face ${whist.isRed(card) ? "red" : "black"} ${extra}`, dir: "ltr",
+    dataset: { card: String(card) } },
+  [element("span", { className: "rank", text: whist.RANKS[card % 13] }),
+    element("span", { className: "suit", text: whist.SUITS[whist.suitOf(card)] })]);
+}
+
+function parseBid(name) {
+  const match = /^(\d+)(C|D|H|S|NT)$/.exec(name);
+  return match ? { level: Number(match[1]), strain: match[2] } : null;
+}
+
+// "5S" -> "5♠", "7NT" -> "7 NT", "pass" -> "Pass", "3" -> "3".
+function callLabel(name) {
+  if (name === "pass") return whist.t("action.pass");
+  const bid = parseBid(name);
+  if (!bid) return name;
+  return bid.strain === "NT" ? `${bid.level} NT` : `${bid.level}${STRAIN_SYMBOLS[bid.strain]}`;
+}
+
+function callElement(name) {
+  const bid = parseBid(name);
+  const red = bid && (bid.strain === "D" || bid.strain === "H");
+  return element("bdi", { className: red ? "red call" : "call", dir: "ltr", text: callLabel(name) });
+}
+
+// A number kept left to right, so that a Hebrew page shows -20, not 20-.
+function number(value) {
+  return element("bdi", { dir: "ltr", text: String(value) });
+}
+
+function trumpText(trump) {
+  if (trump === 4) return whist.t("trump.nt");
+  return trump >= 0 ? whist.SUITS[trump] : "—";
+}
+
+// Seats --------------------------------------------------------------------------------------
+
+function seatName(seat) {
+  const info = state.table.seats[seat];
+  if (!info) return "?";
+  if (info.kind === "bot") return whist.t("seat.bot", { n: seat + 1 });
+  return info.name || whist.t("seat.free", { n: seat + 1 });
+}
+
+function relative(seat) {
+  const n = state.view.players;
+  return (seat - Math.max(state.you, 0) + n) % n;
+}
+
+// Where a seat sits around the felt, seen from the bottom; play goes clockwise (to the left).
+function area(seat) {
+  const n = state.view.players;
+  const r = relative(seat);
+  if (r === 0) return "bottom";
+  if (r === 1) return "left";
+  if (r === n - 1) return "right";
+  return "top";
+}
+
+function seatBox(seat) {
+  const view = state.view;
+  const info = state.table.seats[seat];
+  const box = element("div", { className: "seat", dir: document.documentElement.dir,
+    dataset: { seat: String(seat), testid: `seat-${seat}` } });
+  if (view.player === seat) {
+    box.classList.add("turn");
+    box.setAttribute("aria-current", "true");
+  }
+  if (seat === state.you) box.classList.add("mine");
+  const name = element("div", { className: "seat-name" }, [element("bdi", { text: seatName(seat) })]);
+  if (seat === state.you) name.append(element("span", { className: "muted", text: ` (${whist.t("seat.you")})` }));
+  box.append(name);
+
+  const marks = element("div", { className: "seat-marks" });
+  if (info.kind === "human" && info.taken) {
+    const online = info.connected && !info.away;
+    marks.append(element("span", { className: `dot ${online ? "on" : "off"}`, title: whist.t(online ? "seat.online" : "seat.offline"),
+      dataset: { testid: `connected-${seat}` }, text: "●" }));
+  }
+  if (info.kind === "bot") marks.append(element("span", { className: "chip bot", text: whist.t(`level.${info.level}`) }));
+  if (info.away) marks.append(element("span", { className: "mark away", dataset: { testid: `away-${seat}` }, text: whist.t("seat.away") }));
+  if (view.dealer === seat) marks.append(element("span", { className: "chip", text: whist.t("seat.dealer") }));
+  if (view.declarer === seat && view.game === "israeli") marks.append(element("span", { className: "chip declarer", text: whist.t("seat.declarer") }));
+  if (view.game === "classic") marks.append(element("span", { className: "chip", text: whist.t("seat.team", { team: seat % 2 ? "B" : "A" }) }));
+  box.append(marks);
+
+  const line = element("div", { className: "seat-line" });
+  const contract = view.contracts[seat];
+  if (contract !== undefined && contract >= 0) line.append(element("span", { text: whist.t("seat.bid", { n: contract }) }));
+  if (view.phase === "play" || view.phase === "over") {
+    line.append(element("span", { dataset: { testid: `tricks-${seat}` }, text: whist.t("seat.took", { n: view.tricks_won[seat] ?? 0 }) }));
+  } else if (view.phase === "auction" || view.phase === "frisch") {
+    const mine = view.calls.filter((c) => c[0] === view.frisch_round && c[1] === seat);
+    if (mine.length) {
+      line.append(element("span", {}, [`${whist.t("seat.called")} `, callElement(mine[mine.length - 1][2])]));
+    }
+  }
+  box.append(line);
+  return box;
+}
+
+function renderFelt() {
+  const areas = { top: [], left: [], right: [], bottom: [] };
+  const n = state.view.players;
+  const order = [];
+  for (let r = 0; r < n; r += 1) order.push((Math.max(state.you, 0) + r) % n);
+  for (const seat of order) areas[area(seat)].push(seatBox(seat));
+  for (const [name, boxes] of Object.entries(areas)) $(`area-${name}`).replaceChildren(...boxes);
+}
+
+// The trick in the middle, or the last one (faded) between tricks.
+function renderTrick() {
+  const view = state.view;
+  const trick = $("trick");
+  let plays = view.trick;
+  let caption = null;
+  if (!plays.length && view.last_trick && view.phase === "play") {
+    plays = view.last_trick.cards.map((card, i) => [(view.last_trick.leader + i) % view.players, card]);
+    caption = whist.t("trick.previous", { name: seatName(view.last_trick.winner) });
+  }
+  trick.classList.toggle("previous", caption !== null);
+  trick.classList.toggle("trick-4", view.players === 4);
+  const items = plays.map(([seat, card]) => element("div", { className: `played at-${area(seat)}`, dataset: { seat: String(seat) } },
+    [cardFace(card), element("bdi", { className: "played-by", text: seatName(seat) })]));
+  if (caption) items.push(element("div", { className: "trick-caption", text: caption }));
+  if (view.turned_card >= 0 && !plays.length) {
+    items.push(element("div", { className: "played turned" }, [cardFace(view.turned_card), element("span", { className: "played-by", text: whist.t("info.turned") })]));
+  }
+  trick.replaceChildren(...items);
+
+  const button = $("last-trick-button");
+  button.disabled = !view.last_trick;
+  if (!view.last_trick) lastTrickOpen = false;
+  button.textContent = whist.t(lastTrickOpen ? "trick.hide" : "trick.last");
+  button.setAttribute("aria-expanded", String(lastTrickOpen));
+  const panel = $("last-trick");
+  panel.hidden = !lastTrickOpen;
+  if (lastTrickOpen) {
+    const last = view.last_trick;
+    panel.replaceChildren(
+      element("h2", { text: whist.t("trick.last") }),
+      element("div", { className: "last-cards" }, last.cards.map((card, i) => {
+        const seat = (last.leader + i) % view.players;
+        return element("div", { className: seat === last.winner ? "played winner" : "played" },
+          [cardFace(card), element("bdi", { className: "played-by", text: seatName(seat) })]);
+      })),
+      element("p", { text: whist.t("trick.won_by", { name: seatName(last.winner) }) }));
+  }
+}
+
+// Info bar and status ------------------------------------------------------------------------
+
+function renderInfo() {
+  const { view, table, score } = state;
+  $("info-game").textContent = whist.t(`game.${table.game}`) + (table.preset ? ` (${whist.t(`preset.${table.preset}`)})` : "");
+  const handNumber = score.hands.filter((h) => !h.cancelled).length + (score.over ? 0 : 1);
+  $("info-hand").textContent = score.hands_total
+    ? whist.t("info.hand", { n: Math.min(handNumber, score.hands_total), total: score.hands_total })
+    : whist.t("info.hand_open", { n: handNumber });
+  const trump = $("trump");
+  trump.textContent = trumpText(view.trump);
+  trump.className = view.trump === 1 || view.trump === 2 ? "red" : "";
+  const declarer = view.declarer >= 0 && view.game === "israeli";
+  $("declarer-item").hidden = view.game !== "israeli";
+  $("declarer").replaceChildren(...(declarer
+    ? [element("bdi", { text: seatName(view.declarer) }), " ", callElement(view.high_bid || "")]
+    : ["—"]));
+  $("turned-item").hidden = view.turned_card < 0;
+  $("turned").replaceChildren(...(view.turned_card >= 0 ? [cardFace(view.turned_card)] : []));
+  $("over-under-item").hidden = view.game === "classic";
+  const sum = view.contracts.filter((c) => c >= 0).reduce((a, b) => a + b, 0);
+  $("over-under").textContent = view.over_under
+    ? whist.t(`info.${view.over_under}`, { sum, tricks: view.hand_size })
+    : "—";
+  $("over-under").dataset.value = view.over_under || "";
+}
+
+function renderStatus() {
+  const { view, score } = state;
+  const mine = isMyTurn();
+  const name = view.player >= 0 ? seatName(view.player) : "";
+  let text;
+  const free = view.player >= 0 && !state.table.seats[view.player].taken;
+  if (score.over) text = whist.t("status.over");
+  else if (free) text = whist.t("status.waiting", { n: view.player + 1 });
+  else if (view.phase === "auction") text = whist.t(mine ? "status.your_call" : "status.calls", { name });
+  else if (view.phase === "frisch") {
+    text = whist.t(mine ? "status.your_frisch" : "status.frisch",
+      { name, round: view.frisch_round + 1, chosen: view.frisch_selected.length });
+  } else if (view.phase === "contract") text = whist.t(mine ? "status.your_contract" : "status.contract", { name });
+  else if (view.phase === "play") text = whist.t(mine ? "status.your_play" : "status.play", { name });
+  else text = whist.t("status.cancelled");
+  if (state.you < 0 && !score.over) text += ` ${whist.t("status.watching")}`;
+  $("status").textContent = text;
+  $("status").classList.toggle("my-turn", mine);
+  document.title = (mine ? "● " : "") + whist.t("page.title");
+}
+
+function renderTimer() {
+  const timer = $("timer");
+  const seconds = state && state.table.move_timer;
+  const seat = state && state.view.player >= 0 ? state.table.seats[state.view.player] : null;
+  if (!seconds || !seat || seat.kind === "bot" || seat.away || state.score.over) {
+    timer.hidden = true;
+    return;
+  }
+  const left = Math.max(0, Math.ceil(seconds - (Date.now() - turnStarted) / 1000));
+  timer.hidden = false;
+  timer.textContent = whist.t("timer", { s: left });
+  timer.classList.toggle("urgent", left <= 5);
+}
+
+// Actions: calls and contracts as buttons, cards in the hand --------------------------------
+
+function isMyTurn() {
+  return state.you >= 0 && state.view.player === state.you && !state.score.over;
+}
+
+function legalActions() {
+  return isMyTurn() ? state.view.legal : [];
+}
+
+function actionButton(item, label, kind) {
+  const button = element("button", { type: "button", className: `action ${kind}`, disabled: pending,
+    dataset: { action: String(item.action), name: item.name, kind } }, [label]);
+  button.addEventListener("click", () => act(item.action));
+  return button;
+}
+
+function renderActions() {
+  const panel = $("actions");
+  const others = legalActions().filter((item) => item.action >= 52);
+  panel.hidden = others.length === 0;
+  if (!others.length) {
+    panel.replaceChildren();
+    return;
+  }
+  const view = state.view;
+  const children = [];
+  const pass = others.find((item) => item.name === "pass");
+  const bids = others.filter((item) => parseBid(item.name));
+  const contracts = others.filter((item) => /^\d+$/.test(item.name));
+  if (pass) children.push(element("div", { className: "pass-row" }, [actionButton(pass, whist.t("action.pass"), "pass")]));
+  if (bids.length) {
+    const strains = ["C", "D", "H", "S", "NT"];
+    children.push(element("div", { className: "bids" }, bids.map((item) => {
+      const button = actionButton(item, callElement(item.name), "bid");
+      button.style.gridColumn = String(strains.indexOf(parseBid(item.name).strain) + 1);
+      return button;
+    })));
+  }
+  if (contracts.length) {
+    const sum = view.contracts.filter((c) => c >= 0).reduce((a, b) => a + b, 0);
+    children.push(element("p", { className: "muted", text: whist.t("actions.sum", { sum, tricks: view.hand_size }) }));
+    children.push(element("div", { className: "contracts" }, contracts.map((item) => actionButton(item, item.name, "contract"))));
+  }
+  panel.replaceChildren(...children);
+}
+
+function renderHand() {
+  const view = state.view;
+  const legal = new Set(legalActions().filter((item) => item.action < 52).map((item) => item.action));
+  const selected = new Set(view.frisch_selected);
+  const rounds = view.frisch_received.length;
+  const received = new Set(rounds && view.phase !== "play" ? view.frisch_received[rounds - 1] : []);
+  const hand = $("hand");
+  hand.classList.toggle("playable", legal.size > 0 && !pending);
+  const groups = [];
+  let current = null;
+  for (const card of sortCards(view.hand)) {
+    if (!current || current.suit !== whist.suitOf(card)) {
+      current = { suit: whist.suitOf(card), el: element("div", { className: "suit-group" }) };
+      groups.push(current.el);
+    }
+    const button = element("button", { type: "button", className: "card", disabled: pending || !legal.has(card),
+      dataset: { card: String(card) }, "aria-label": whist.cardText(card) });
+    if (legal.has(card)) button.classList.add("legal");
+    if (selected.has(card)) button.classList.add("selected");
+    if (received.has(card)) button.classList.add("received");
+    button.append(cardFace(card));
+    button.addEventListener("click", () => act(card));
+    current.el.append(button);
+  }
+  hand.replaceChildren(...groups);
+
+  const info = $("frisch-info");
+  const show = rounds > 0 && ["auction", "frisch", "contract"].includes(view.phase);
+  info.hidden = !show;
+  if (show) {
+    const cards = (list) => element("bdi", { className: "card-list", dir: "ltr" }, sortCards(list).map((c) => cardFace(c, "mini")));
+    info.replaceChildren(`${whist.t("frisch.passed", { round: rounds })} `, cards(view.frisch_passed[rounds - 1]),
+      ` ${whist.t("frisch.received")} `, cards(view.frisch_received[rounds - 1]));
+  }
+}
+
+function renderCalls() {
+  const view = state.view;
+  const panel = $("calls");
+  const show = view.calls.length > 0 && ["auction", "frisch", "contract"].includes(view.phase);
+  panel.hidden = !show;
+  if (!show) return;
+  const rounds = new Map();
+  for (const [round, seat, name] of view.calls) {
+    if (!rounds.has(round)) rounds.set(round, []);
+    rounds.get(round).push(element("li", {}, [element("bdi", { text: seatName(seat) }), ": ", callElement(name)]));
+  }
+  panel.replaceChildren(element("h2", { text: whist.t("calls.title") }),
+    ...[...rounds.entries()].map(([round, items]) => element("div", { className: "call-round" }, [
+      element("h3", { text: round === 0 ? whist.t("calls.round0") : whist.t("calls.round", { n: round }) }),
+      element("ul", { className: "call-list" }, items)])));
+}
+
+function act(action) {
+  if (pending || !socket || socket.readyState !== WebSocket.OPEN || !state) return;
+  pending = true;
+  actionCount += 1;
+  socket.send(JSON.stringify({ type: "act", action, version: state.version, id: `a${actionCount}-${Date.now()}` }));
+  render();
+}
+
+// Score sheet, end of hand, end of game ------------------------------------------------------
+
+function renderScore() {
+  const { score, view } = state;
+  const n = view.players;
+  const seats = [...Array(n).keys()];
+  const head = element("thead", {}, [element("tr", {}, [element("th", { text: whist.t("score.hand") }),
+    ...seats.map((s) => element("th", {}, [element("bdi", { text: seatName(s) })]))])]);
+  const rows = score.hands.map((hand) => {
+    if (hand.cancelled) {
+      return element("tr", { className: "cancelled" }, [element("td", { text: String(hand.number) }),
+        element("td", { colSpan: n, className: "muted", text: whist.t("score.cancelled") })]);
+    }
+    return element("tr", {}, [element("td", { text: String(hand.number) }), ...seats.map((s) => {
+      const contract = hand.contracts[s];
+      const detail = contract !== undefined && contract >= 0 ? `${contract}/${hand.tricks_won[s]}` : String(hand.tricks_won[s]);
+      return element("td", {}, [element("span", { className: "points" }, [number(hand.points[s])]),
+        element("span", { className: "detail", text: detail })]);
+    })]);
+  });
+  if (!rows.length) rows.push(element("tr", {}, [element("td", { colSpan: n + 1, className: "muted", text: whist.t("score.none") })]));
+  const foot = [element("tr", { className: "totals" }, [element("th", { text: whist.t("score.total") }),
+    ...seats.map((s) => element("th", { dataset: { testid: `total-${s}` } }, [number(score.totals[s])]))])];
+  if (view.game === "classic" && score.games_won.some((g) => g > 0)) {
+    foot.push(element("tr", {}, [element("th", { text: whist.t("score.games") }),
+      ...seats.map((s) => element("th", { text: String(score.games_won[s]) }))]));
+  }
+  $("score").replaceChildren(head, element("tbody", {}, rows), element("tfoot", {}, foot));
+}
+
+function noteNewHands() {
+  const hands = state.score.hands;
+  if (shownHands === null) shownHands = hands.length - (state.score.over && hands.length ? 1 : 0);
+  if (hands.length > shownHands) {
+    summary = hands[hands.length - 1];
+    shownHands = hands.length;
+  }
+}
+
+function renderSummary() {
+  const panel = $("hand-summary");
+  panel.hidden = !summary;
+  if (!summary) return;
+  const hand = summary;
+  const n = hand.points.length;
+  const close = element("button", { type: "button", className: "small", id: "summary-close", text: whist.t("summary.close") });
+  close.addEventListener("click", () => { summary = null; renderSummary(); });
+  if (hand.cancelled) {
+    panel.replaceChildren(element("div", { className: "summary-head" },
+      [element("h2", { text: whist.t("summary.cancelled", { n: hand.number }) }), close]));
+    return;
+  }
+  const facts = [`${whist.t("info.trump")}: ${trumpText(hand.trump)}`];
+  if (hand.declarer >= 0 && state.view.game === "israeli") facts.push(`${whist.t("info.declarer")}: ${seatName(hand.declarer)}`);
+  if (hand.over_under) {
+    const sum = hand.contracts.filter((c) => c >= 0).reduce((a, b) => a + b, 0);
+    facts.push(whist.t(`info.${hand.over_under}`, { sum, tricks: hand.tricks }));
+  }
+  const hasContracts = hand.contracts.some((c) => c >= 0);
+  const columns = hasContracts ? 4 : 3;
+  const rows = [...Array(n).keys()].flatMap((s) => [
+    element("tr", { dataset: { seat: String(s) } }, [
+      element("th", {}, [element("bdi", { text: seatName(s) })]),
+      hasContracts ? element("td", { text: hand.contracts[s] >= 0 ? String(hand.contracts[s]) : "—" }) : null,
+      element("td", { text: String(hand.tricks_won[s]) }),
+      element("td", { className: hand.points[s] < 0 ? "negative" : "" }, [number(hand.points[s])]),
+    ]),
+    element("tr", { className: "dealt-row" }, [element("td", { colSpan: columns, className: "dealt", title: whist.t("summary.cards") }, suitRows(hand.deal[s] || []))]),
+  ]);
+  const head = element("tr", {}, [element("th", { text: whist.t("summary.player") }),
+    hasContracts ? element("th", { text: whist.t("summary.bid") }) : null,
+    element("th", { text: whist.t("summary.took") }), element("th", { text: whist.t("summary.points") })]);
+  panel.replaceChildren(
+    element("div", { className: "summary-head" }, [element("h2", { text: whist.t("summary.title", { n: hand.number }) }), close]),
+    element("p", { className: "muted", dir: "auto", text: facts.join(" · ") }),
+    element("div", { className: "score-scroll" }, [element("table", { className: "summary-table" },
+      [element("thead", {}, [head]), element("tbody", {}, rows)])]));
+}
+
+function suitRows(cards) {
+  const bySuit = SUIT_ORDER.map((suit) => sortCards(cards.filter((c) => whist.suitOf(c) === suit)));
+  return bySuit.filter((group) => group.length).map((group) => element("span", {
+    className: `suit-row ${whist.isRed(group[0]) ? "red" : ""}`, dir: "ltr",
+    text: `${whist.SUITS[whist.suitOf(group[0])]} ${group.map((c) => whist.RANKS[c % 13]).join(" ")}`,
+  }));
+}
+
+function renderStandings() {
+  const panel = $("standings");
+  const { score } = state;
+  panel.hidden = !score.over;
+  if (!score.over) return;
+  const n = state.view.players;
+  const order = [...Array(n).keys()].sort((a, b) => score.places[a] - score.places[b] || a - b);
+  const games = state.view.game === "classic" && score.games_won.some((g) => g > 0);
+  const lobby = element("a", { href: "/", text: whist.t("standings.lobby") });
+  panel.replaceChildren(element("h2", { text: whist.t("standings.title") }),
+    element("ol", { className: "places" }, order.map((s) => element("li", { dataset: { seat: String(s), place: String(score.places[s]) } }, [
+      element("span", { className: "place", text: `${score.places[s]}.` }), " ",
+      element("bdi", { className: "name", text: seatName(s) }), " ",
+      element("span", { className: "muted" }, [number(score.totals[s]), ` ${whist.t("standings.points")}`,
+        games ? ` · ${whist.t("standings.games", { games: score.games_won[s] })}` : null]),
+    ]))), lobby);
+}
+
+// Joining: a guest name first, then a free seat ----------------------------------------------
+
+function renderJoin() {
+  const panel = $("join");
+  const playing = state && !state.score.over;
+  const free = state ? state.table.seats.filter((s) => s.kind === "human" && !s.taken) : [];
+  const needName = me === null && playing;
+  const canJoin = me && state && state.you < 0 && playing && free.length > 0;
+  panel.hidden = !(needName || canJoin);
+  $("guest-form").hidden = !needName;
+  $("join-seats").replaceChildren(...(canJoin ? free.map((seat) => {
+    const button = element("button", { type: "button", className: "primary", dataset: { testid: `join-seat-${seat.seat}`, seat: String(seat.seat) },
+      text: whist.t("join.seat", { n: seat.seat + 1 }) });
+    button.addEventListener("click", () => join(seat.seat));
+    return button;
+  }) : []));
+}
+
+async function join(seat) {
+  try {
+    await whist.api(`/api/tables/${encodeURIComponent(tableId)}/join`, { method: "POST", body: { seat, invite } });
+    reconnect();
+  } catch (error) {
+    showError(null, error.message);
+  }
+}
+
+async function guest(event) {
+  event.preventDefault();
+  try {
+    me = (await whist.api("/api/guest", { method: "POST", body: { name: $("guest-name").value } })).user;
+    reconnect();
+    render();
+  } catch (error) {
+    showError(null, error.message);
+  }
+}
+
+async function renderInvite() {
+  if (inviteChecked || !state || state.table.public) return;
+  inviteChecked = true;
+  let code = invite;
+  if (!code) {
+    try {
+      code = (await whist.api(`/api/tables/${encodeURIComponent(tableId)}`)).invite;
+    } catch {
+      code = null;
+    }
+  }
+  if (!code) return;
+  $("invite-link").value = `${location.origin}/table/${encodeURIComponent(tableId)}?invite=${encodeURIComponent(code)}`;
+  $("invite").hidden = false;
+}
+
+// Errors -------------------------------------------------------------------------------------
+
+function showError(code, message, fades = true) {
+  const key = code ? `error.${code}` : "";
+  const known = key && whist.t(key) !== key;
+  $("error").textContent = known ? whist.t(key) : `${whist.t("error.title")}: ${message}`;
+  $("error").dataset.code = code || "";
+  clearTimeout(errorTimer);
+  if (fades) errorTimer = setTimeout(() => { $("error").textContent = ""; }, ERROR_MS);
+}
+
+// The socket: reconnects with growing waits, and asks for the state again --------------------
+
+function socketUrl() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+  return `${scheme}//${location.host}/ws/tables/${encodeURIComponent(tableId)}${query}`;
+}
+
+function connect() {
+  clearTimeout(reconnectTimer);
+  reconnectTimer = null;
+  const ws = new WebSocket(socketUrl());
+  const again = retries > 0;
+  let opened = false;
+  socket = ws;
+  ws.addEventListener("open", () => {
+    opened = true;
+    if (socket !== ws) return;
+    if (again) ws.send(JSON.stringify({ type: "sync" }));
+    retries = 0;
+    connects += 1;
+    $("connection").dataset.connects = String(connects);
+    setConnected(true);
+  });
+  ws.addEventListener("message", (event) => {
+    if (socket !== ws) return;
+    receive(JSON.parse(event.data));
+  });
+  ws.addEventListener("close", async (event) => {
+    if (socket !== ws) return;
+    socket = null;
+    pending = false;
+    setConnected(false);
+    // A refusal before the handshake reaches the browser as a bare failure (1006): ask the API why.
+    const refused = event.code === 4404 || event.code === 4403 ? event.code : opened ? 0 : await refusal();
+    if (refused) {
+      showError(`closed_${refused}`, event.reason, false);
+      return;
+    }
+    if (socket === null) scheduleReconnect();  // unless the page came back and reconnected meanwhile
+  });
+}
+
+async function refusal() {
+  const query = invite ? `?invite=${encodeURIComponent(invite)}` : "";
+  try {
+    await whist.api(`/api/tables/${encodeURIComponent(tableId)}${query}`);
+    return 0;
+  } catch (error) {
+    return error.status === 404 ? 4404 : error.status === 403 ? 4403 : 0;
+  }
+}
+
+function scheduleReconnect() {
+  if (reconnectTimer !== null) return;
+  const wait = Math.min(10000, 500 * 2 ** Math.min(retries, 5)) * (0.8 + Math.random() * 0.4);
+  retries += 1;
+  reconnectTimer = setTimeout(connect, wait);
+}
+
+// A new socket at once (after a sign-in or a join, the session or the seat changed).
+function reconnect() {
+  const old = socket;
+  socket = null;
+  if (old) old.close();
+  retries = Math.max(retries, 1);
+  connect();
+}
+
+function setConnected(online) {
+  const el = $("connection");
+  el.textContent = whist.t(online ? "conn.online" : "conn.offline");
+  el.classList.toggle("online", online);
+  el.dataset.online = String(online);
+}
+
+function receive(message) {
+  if (message.type === "state") {
+    setState(message);
+  } else if (message.type === "error") {
+    pending = false;
+    showError(message.code, message.message);
+    if (message.state) setState(message.state);
+    else render();
+  } else if (message.type === "ack") {
+    $("error").textContent = "";
+  }
+}
+
+function setState(message) {
+  state = message;
+  pending = false;
+  const key = `${state.version}/${state.view.player}`;
+  if (key !== turnKey) {
+    turnKey = key;
+    turnStarted = Date.now();
+  }
+  noteNewHands();
+  render();
+  renderInvite();
+}
+
+// Drawing ------------------------------------------------------------------------------------
+
+function render() {
+  renderJoin();
+  if (!state) return;
+  const main = $("table");
+  const view = state.view;
+  Object.assign(main.dataset, {
+    phase: view.phase, you: String(state.you), version: String(state.version), myTurn: String(isMyTurn()),
+    player: String(view.player), frischRound: String(view.frisch_round), highBid: view.high_bid || "",
+    tricksPlayed: String(view.tricks_played), over: String(state.score.over), hands: String(state.score.hands.length), pending: String(pending),
+  });
+  renderStatus();
+  renderTimer();
+  renderInfo();
+  renderFelt();
+  renderTrick();
+  renderActions();
+  renderHand();
+  renderCalls();
+  renderScore();
+  renderSummary();
+  renderStandings();
+}
+
+async function start() {
+  whist.applyLanguage();
+  whist.initTopBar();
+  $("status").textContent = whist.t("status.connecting");
+  setConnected(false);
+  $("connection").textContent = "";
+  $("guest-form").addEventListener("submit", guest);
+  $("last-trick-button").addEventListener("click", () => { lastTrickOpen = !lastTrickOpen; renderTrick(); });
+  $("invite-copy").addEventListener("click", async () => {
+    $("invite-link").select();
+    try {
+      await navigator.clipboard.writeText($("invite-link").value);
+      $("invite-copy").textContent = whist.t("invite.copied");
+    } catch {
+      document.execCommand("copy");
+    }
+  });
+  document.addEventListener("whist:language", render);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && socket === null) connect();
+  });
+  window.addEventListener("online", () => { if (socket === null) connect(); });
+  setInterval(() => { if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "ping" })); }, PING_MS);
+  setInterval(() => { if (state) renderTimer(); }, 1000);
+  connect();
+  try {
+    me = (await whist.api("/api/me")).user;
+  } catch {
+    me = null;
+  }
+  render();
+}
+
+start();

@@ -1,0 +1,105 @@
+"""The history, replay and leaderboard pages in Chromium, on a phone and a desktop, in English
+and Hebrew. The games are played first through an in-process app on the same database."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from history_kit import BOTS, new_table, play_to_the_end, sign_in
+from playwright.sync_api import Browser, Page, expect
+
+from whist.server.app import create_app
+from whist.server.settings import ServerSettings
+
+PHONE = {"width": 375, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def play_games(settings: ServerSettings) -> dict[str, Any]:
+    with TestClient(create_app(settings)) as client:
+        me = sign_in(client, "Ann")
+        two_hands = new_table(client, "israeli", {"hands": 2}, [{"kind": "human"}, *BOTS])["id"]
+        play_to_the_end(client, two_hands)
+        playing = new_table(client, "israeli", {"hands": 2}, [{"kind": "human"}, *BOTS])["id"]
+        replay = client.get(f"/api/games/{two_hands}").json()
+    return {"me": me, "game": two_hands, "playing": playing, "replay": replay}
+
+
+def open_page(browser: Browser, url: str, viewport: dict[str, int], language: str) -> Page:
+    context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    context.add_init_script(f"localStorage.setItem('whist-lang', '{language}')")
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.goto(url)
+    page.problems = problems  # type: ignore[attr-defined]
+    return page
+
+
+def fits(page: Page) -> bool:
+    """Nothing sticks out sideways (a phone would scroll the page left and right)."""
+    width: bool = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    return width
+
+
+def test_history_replay_and_leaderboard_pages(server: Any, browser: Browser, app_settings: ServerSettings) -> None:
+    games = play_games(app_settings)
+    replay = games["replay"]
+    steps_first_hand = len(replay["hands"][0]["steps"])
+
+    for viewport in (PHONE, DESKTOP):
+        page = open_page(browser, server.url + "/history", viewport, "en")
+        expect(page.get_by_test_id("game")).to_have_count(1)
+        expect(page.get_by_test_id("game")).to_contain_text("Israeli Whist")
+        expect(page.get_by_test_id("game")).to_contain_text("Ann")
+        assert fits(page)
+
+        page.get_by_test_id("game").get_by_role("link", name="Replay").click()
+        expect(page.get_by_test_id("step")).to_have_text(f"0 / {steps_first_hand - 1}")
+        expect(page.get_by_test_id("action")).to_contain_text("deals")
+        for seat in range(4):  # every hand is shown from the deal
+            expect(page.get_by_test_id(f"seat-{seat}").locator(".cardchip")).to_have_count(13)
+        page.get_by_test_id("next").click()
+        expect(page.get_by_test_id("step")).to_have_text(f"1 / {steps_first_hand - 1}")
+        page.keyboard.press("ArrowRight")
+        expect(page.get_by_test_id("step")).to_have_text(f"2 / {steps_first_hand - 1}")
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("End")
+        expect(page.get_by_test_id("step")).to_have_text(f"{steps_first_hand - 1} / {steps_first_hand - 1}")
+        expect(page.get_by_test_id("action")).to_contain_text("The hand is over" if not replay["hands"][0]["cancelled"]
+                                                              else "dealt again")
+        page.get_by_test_id("next").click()  # on into the next hand's deal
+        expect(page.get_by_test_id("hand-select")).to_have_value("1")
+        expect(page.get_by_test_id("step")).to_have_text(f"0 / {len(replay['hands'][1]['steps']) - 1}")
+        page.get_by_test_id("last").click()
+        assert "#hand=2&step=" in page.url
+        assert fits(page)
+
+        # Hebrew: right to left, and the left arrow goes on.
+        page.get_by_test_id("lang-he").click()
+        assert page.evaluate("document.documentElement.dir") == "rtl"
+        page.get_by_test_id("hand-select").select_option("0")
+        page.locator("body").press("ArrowLeft")
+        expect(page.get_by_test_id("step")).to_have_text(f"1 / {steps_first_hand - 1}")
+        expect(page.get_by_test_id("first")).to_have_attribute("title", "תחילת היד")
+        assert fits(page)
+        assert page.problems == []  # type: ignore[attr-defined]
+        page.context.close()
+
+        page = open_page(browser, server.url + "/leaderboard", viewport, "he")
+        expect(page.get_by_test_id("board-row")).to_have_count(1)
+        expect(page.get_by_test_id("board-row")).to_contain_text("Ann")
+        assert fits(page)
+        page.get_by_role("link", name="Ann").click()
+        expect(page.get_by_test_id("player")).to_contain_text("דירוג")
+        expect(page.get_by_test_id("game")).to_have_count(1)
+        assert page.url.endswith(f"/history?player={games['me']}")
+        assert fits(page)
+        page.context.close()
+
+    page = open_page(browser, f"{server.url}/replay/{games['playing']}", PHONE, "en")
+    expect(page.get_by_test_id("error")).to_contain_text("still being played")
+    expect(page.get_by_role("link", name="Go to the table")).to_have_attribute("href", f"/table/{games['playing']}")
+    page.context.close()

@@ -1,0 +1,300 @@
+"""Shared pieces of the server tests: people with their own session on one TestClient,
+WebSocket connections that read with a time limit and keep every message, and the check that
+no message shows a seat a card it may not see."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from starlette.testclient import WebSocketTestSession
+from starlette.websockets import WebSocketDisconnect
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as ws_connect
+
+from whist.core.actions import is_card
+from whist.core.cards import cards_in
+from whist.core.games import make_game
+from whist.core.match import Match
+from whist.core.views import hidden_cards, seat_view
+from whist.server.db import TableRow, actions, make_engine
+from whist.server.live import LiveTable
+from whist.server.viewjson import scoreboard_json, view_json
+
+Message = dict[str, Any]
+COOKIE = "whist_session"
+# Every field of a view: a field added later must be added here, and so to the leak check.
+VIEW_FIELDS = {"game", "seat", "players", "dealer", "phase", "player", "hand", "hand_size", "legal", "calls",
+               "high_bid", "declarer", "trump", "frisch_round", "frisch_selected", "frisch_passed",
+               "frisch_received", "contracts", "leader", "trick", "last_trick", "tricks_played", "tricks_won",
+               "turned_card", "revealed", "scores", "over_under"}
+
+
+def seats_json(kinds: str, level: str = "basic") -> list[dict[str, Any]]:
+    """``"hbhb"``: human, bot, human, bot."""
+    return [{"kind": "human"} if k == "h" else {"kind": "bot", "level": level} for k in kinds]
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    user_id: int
+    cookie: str
+
+
+def sign_in(client: TestClient, name: str) -> Player:
+    """A new guest with a session of their own."""
+    client.cookies.clear()
+    response = client.post("/api/guest", json={"name": name})
+    assert response.status_code == 200, response.text
+    player = Player(name, response.json()["user"]["id"], response.cookies[COOKIE])
+    client.cookies.clear()
+    return player
+
+
+def use(client: TestClient, player: Player | None) -> TestClient:
+    """Make the next requests (and WebSocket connections) of ``client`` as ``player``."""
+    client.cookies.clear()
+    if player is not None:
+        client.cookies.set(COOKIE, player.cookie)
+    return client
+
+
+def create_table(client: TestClient, player: Player, kinds: str, game: str = "israeli",
+                 options: dict[str, Any] | None = None, **extra: Any) -> Message:
+    body = {"game": game, "options": options if options is not None else {"hands": 1},
+            "seats": seats_json(kinds), **extra}
+    response = use(client, player).post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    table: Message = response.json()
+    return table
+
+
+def join(client: TestClient, player: Player, table_id: str, seat: int, invite: str | None = None) -> None:
+    response = use(client, player).post(f"/api/tables/{table_id}/join", json={"seat": seat, "invite": invite})
+    assert response.status_code == 200, response.text
+
+
+class Conn:
+    """One WebSocket of a test: every message it was sent, in order, and the newest state.
+    Subclasses read a text frame with a time limit (TimeoutError) and send one."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+        self.state: Message = {}
+
+    def receive_text(self, timeout: float) -> str:
+        raise NotImplementedError
+
+    def send_text(self, text: str) -> None:
+        raise NotImplementedError
+
+    def receive(self, timeout: float = 10.0) -> Message:
+        message: Message = json.loads(self.receive_text(timeout))
+        self.messages.append(message)
+        if message["type"] == "state":
+            self.state = message
+        return message
+
+    def send(self, message: Any) -> None:
+        self.send_text(json.dumps(message))
+
+    def until(self, wanted: Callable[[Message], bool], timeout: float = 10.0) -> Message:
+        """Read until a message is ``wanted``; return it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.receive(max(0.01, deadline - time.monotonic()))
+            if wanted(message):
+                return message
+
+    def state_at(self, version: int, timeout: float = 10.0) -> Message:
+        """Read until a state of at least ``version`` (the newest one, if it came already)."""
+        if self.state and self.state["version"] >= version:
+            return self.state
+        return self.until(lambda m: m["type"] == "state" and m["version"] >= version, timeout)
+
+    def quiet(self, seconds: float = 0.2) -> list[Message]:
+        """The messages that arrive within ``seconds``."""
+        got = []
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                got.append(self.receive(left))
+            except TimeoutError:
+                break
+        return got
+
+    def act(self, action: int, version: int | None = None, message_id: str = "t") -> Message:
+        """Send an action at the newest version (or ``version``); return the reply, an ack or an error."""
+        self.send({"type": "act", "action": action, "version": self.state["version"] if version is None else version,
+                   "id": message_id})
+        return self.until(lambda m: m["type"] in ("ack", "error") and m.get("id") == message_id)
+
+
+class TestConn(Conn):
+    """A WebSocket of Starlette's TestClient, read in the app's event loop."""
+
+    __test__ = False  # not a test class, whatever pytest thinks of the name
+
+    def __init__(self, ws: WebSocketTestSession) -> None:
+        super().__init__()
+        self.ws = ws
+
+    def receive_text(self, timeout: float) -> str:
+        async def next_frame() -> Any:
+            with anyio.fail_after(timeout):
+                return await self.ws._send_rx.receive()
+
+        frame = self.ws.portal.call(next_frame)
+        if frame["type"] == "websocket.close":
+            raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason", ""))
+        text: str = frame["text"]
+        return text
+
+    def send_text(self, text: str) -> None:
+        self.ws.send_text(text)
+
+
+class RealConn(Conn):
+    """A WebSocket to a real server (``whist serve``), by the websockets library."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        super().__init__()
+        self.ws = ws
+
+    def receive_text(self, timeout: float) -> str:
+        data = self.ws.recv(timeout=timeout)
+        assert isinstance(data, str)
+        return data
+
+    def send_text(self, text: str) -> None:
+        self.ws.send(text)
+
+
+@contextmanager
+def connect(client: TestClient, player: Player | None, table_id: str, invite: str | None = None
+            ) -> Iterator[TestConn]:
+    """A WebSocket to the table as ``player`` (None: no session), after its first state."""
+    path = f"/ws/tables/{table_id}" + (f"?invite={invite}" if invite else "")
+    with use(client, player).websocket_connect(path) as ws:
+        conn = TestConn(ws)
+        conn.until(lambda m: m["type"] == "state")
+        yield conn
+
+
+@contextmanager
+def connect_real(base_url: str, cookie: str, table_id: str) -> Iterator[RealConn]:
+    """A WebSocket to a real server's table with the session ``cookie``, after its first state."""
+    url = base_url.replace("http://", "ws://") + f"/ws/tables/{table_id}"
+    with ws_connect(url, additional_headers={"Cookie": f"{COOKIE}={cookie}"}, open_timeout=10) as ws:
+        conn = RealConn(ws)
+        conn.until(lambda m: m["type"] == "state")
+        yield conn
+
+
+def drive(conns: dict[int, Conn], rng: random.Random, stop: Callable[[Message], bool] = lambda state: False,
+          timeout: float = 20.0) -> Message:
+    """Play the people's seats (``conns``: seat to connection) at random, the bots playing theirs,
+    until the game is over or a state is ``stop``; returns that state."""
+    watcher = next(iter(conns.values()))
+    deadline = time.monotonic() + timeout
+    while True:
+        assert time.monotonic() < deadline, "the game did not move on"
+        state = watcher.state
+        if state["score"]["over"] or stop(state):
+            return state
+        player = state["view"]["player"]
+        if player in conns:
+            # Only that seat can move the table on from this version, so its own state catches up to it.
+            mine = conns[player].state_at(state["version"])
+            reply = conns[player].act(choose(rng, mine))
+            assert reply["type"] == "ack", reply
+        watcher.state_at(state["version"] + 1)
+
+
+def live(app: Any, table_id: str) -> LiveTable:
+    """The live table in an in-process app (``client.app``, typed as any ASGI app)."""
+    table = app.state.hub.get(table_id)
+    assert isinstance(table, LiveTable)
+    return table
+
+
+def stored_actions(url: str, table_id: str) -> list[tuple[int, int, int, bool]]:
+    """(seq, seat, action, by_bot) of the table's stored actions, read straight from the database."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as c:
+            rows = c.execute(select(actions.c.seq, actions.c.seat, actions.c.action, actions.c.by_bot)
+                             .where(actions.c.table_id == table_id).order_by(actions.c.seq))
+            return [(r.seq, r.seat, r.action, bool(r.by_bot)) for r in rows]
+    finally:
+        engine.dispose()
+
+
+def matches_by_version(row: TableRow, stored: Sequence[tuple[int, ...]]) -> list[Match]:
+    """The match after 0, 1, 2 ... stored actions, replayed through the engine from the table's seed."""
+    assert [r[0] for r in stored] == list(range(len(stored))), "sequence numbers with a gap"
+    match = Match.start(make_game(row.game, row.preset, row.options), row.seed, row.first_dealer)
+    found = [match]
+    for _seq, seat, action, *_ in stored:
+        assert seat == match.current_player
+        match = match.apply(action)
+        found.append(match)
+    return found
+
+
+def view_cards(view: Message) -> set[int]:
+    """Every card a view shows, wherever it shows it."""
+    assert set(view) == VIEW_FIELDS, "a new view field: teach the leak check where its cards are"
+    cards = set(view["hand"]) | set(view["frisch_selected"])
+    for group in view["frisch_passed"] + view["frisch_received"] + view["revealed"]:
+        cards |= set(group)
+    cards |= {card for _seat, card in view["trick"]}
+    if view["last_trick"] is not None:
+        cards |= set(view["last_trick"]["cards"])
+    if view["turned_card"] >= 0:
+        cards.add(view["turned_card"])
+    cards |= {legal["action"] for legal in view["legal"] if is_card(legal["action"])}
+    return cards
+
+
+def as_json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def check_no_leak(messages: Sequence[Message], seat: int, matches: Sequence[Match]) -> int:
+    """Every state in ``messages`` (stale errors carry one too) is exactly what ``seat`` may see at
+    its version, and shows no card hidden from the seat; returns how many states were checked."""
+    checked = 0
+    for message in messages:
+        state = message if message["type"] == "state" else message.get("state")
+        if state is None:
+            continue
+        match = matches[state["version"]]
+        view, hand = state["view"], match.hand
+        assert state["you"] == seat
+        leaked = view_cards(view) & set(cards_in(hidden_cards(hand, seat)))
+        assert not leaked, f"seat {seat} sees hidden cards {sorted(leaked)} at version {state['version']}"
+        if seat < 0:
+            assert view["hand"] == [] and view["legal"] == [] and view["frisch_selected"] == []
+            assert view["revealed"] == [] or view["phase"] == "over"
+        assert view == as_json(view_json(seat_view(hand, seat)))
+        assert state["score"] == as_json(scoreboard_json(match))
+        checked += 1
+    return checked
+
+
+def choose(rng: random.Random, state: Message) -> int:
+    """A legal action of the seat whose state this is, drawn at random."""
+    legal = state["view"]["legal"]
+    assert legal, "not this seat's turn"
+    action: int = rng.choice(legal)["action"]
+    return action
