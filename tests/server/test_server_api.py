@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import random
 from collections.abc import Iterator
@@ -274,3 +275,13 @@ def test_finished_tables_leave_the_lobby_and_refuse_joins(client: TestClient) ->
     done = use(client, None).get(f"/api/tables/{table['id']}").json()
     assert done["status"] == "finished" and done["hands_played"] == 1 and done["hands_total"] == 1
     assert use(client, bob).post(f"/api/tables/{table['id']}/join", json={"seat": 0}).status_code == 409
+
+
+def test_secure_cookies_are_sent_for_https_only(app_settings: ServerSettings) -> None:
+    with TestClient(create_app(app_settings)) as client:
+        plain = client.post("/api/guest", json={"name": "Ann"}).headers["set-cookie"]
+    assert "secure" not in plain.lower() and "httponly" in plain.lower() and "samesite=lax" in plain.lower()
+    secure_settings = dataclasses.replace(app_settings, https_only=True)
+    with TestClient(create_app(secure_settings), base_url="https://testserver") as client:
+        cookie = client.post("/api/guest", json={"name": "Ann"}).headers["set-cookie"]
+    assert "; secure" in cookie.lower()

@@ -141,11 +141,13 @@ def serve(
     grace: Annotated[float, typer.Option(min=0, help="Seconds before a bot plays for a player who left.")] = 30.0,
     bot_delay: Annotated[float, typer.Option(min=0, help="Seconds a bot waits before each move.")] = 0.8,
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    secure_cookies: Annotated[bool, typer.Option(
+        help="Send the session cookie over HTTPS only (behind a TLS proxy).")] = False,
 ) -> None:
     """Start the web app: tables in the browser with friends and bots (http://127.0.0.1:8000)."""
     from whist.server.run import run_server
 
-    run_server(host, port, database_url, grace, bot_delay, log_level)
+    run_server(host, port, database_url, grace, bot_delay, log_level, secure_cookies)
 
 
 def main() -> None:

@@ -10,8 +10,9 @@ from whist.server.settings import ServerSettings
 
 
 def run_server(host: str, port: int, database_url: str | None, grace: float, bot_delay: float,
-               log_level: str = "info") -> None:
-    settings = ServerSettings.default(database_url, grace_seconds=grace, bot_delay=bot_delay)
+               log_level: str = "info", secure_cookies: bool = False) -> None:
+    settings = ServerSettings.default(database_url, grace_seconds=grace, bot_delay=bot_delay,
+                                      https_only=secure_cookies)
     print(f"whist: serving on http://{host}:{port}  (database: {safe_url(settings.database_url)})", flush=True)
     uvicorn.run(create_app(settings), host=host, port=port, log_config=log_config(log_level))
 
