@@ -125,18 +125,21 @@ def test_kill_and_restart_mid_hand(database_url: str, make_server: Callable[...,
 
 def test_restart_resumes_every_table_still_playing(database_url: str, tmp_path: Path) -> None:
     """In-process, with a clean stop: tables come back, bots and grace periods start again."""
+    # The grace period is long enough for a busy machine to connect within it after taking a seat.
     settings = ServerSettings(database_url=database_url, secret_key="test-secret-" + "z" * 20, bot_delay=0.0,
-                              grace_seconds=0.3)
+                              grace_seconds=1.0)
     rng = random.Random(2)
     with TestClient(create_app(settings)) as client:
         ann, bob, cid = sign_in(client, "Ann"), sign_in(client, "Bob"), sign_in(client, "Cid")
-        playing = create_table(client, ann, "hbhb", options={"hands": 2})["id"]
-        join(client, cid, playing, 2)
-        # Bob's table: seat 1 stays free; the auction starts there, so the table waits for someone to join.
-        waiting = create_table(client, bob, "hhbb")["id"]
+        # The game that finishes is played first: a seat taken at a table nobody opens is covered
+        # by a bot after the grace period, and the other tables must still be Ann's and Cid's.
         finished = create_table(client, cid, "bbbh", take_seat=3)["id"]
         with connect(client, cid, finished) as conn:
             drive({3: conn}, rng)
+        # Bob's table: seat 1 stays free; the auction starts there, so the table waits for someone to join.
+        waiting = create_table(client, bob, "hhbb")["id"]
+        playing = create_table(client, ann, "hbhb", options={"hands": 2})["id"]
+        join(client, cid, playing, 2)
         with connect(client, ann, playing) as a, connect(client, cid, playing) as c:
             state = drive({0: a, 2: c}, rng, stop=lambda s: s["view"]["phase"] == "play" and s["view"]["player"] == 0)
             version = state["version"]
