@@ -18,6 +18,7 @@ from whist.cli.options import build_game, check_bot_level, default_bot_level
 from whist.cli.play import Game
 from whist.cli.rulesinfo import all_rules
 from whist.cli.session import make_seats
+from whist.cli.tournament import tournament
 from whist.cli.watch import watch as watch_game
 from whist.core.errors import WhistError
 from whist.core.match import Match
@@ -148,6 +149,9 @@ def serve(
     from whist.server.run import run_server
 
     run_server(host, port, database_url, grace, bot_delay, log_level, secure_cookies)
+
+
+app.command()(tournament)
 
 
 def main() -> None:
