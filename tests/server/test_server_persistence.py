@@ -147,7 +147,12 @@ def test_restart_resumes_every_table_still_playing(database_url: str, tmp_path: 
     assert len(stored_actions(database_url, finished)) > 0
 
     with TestClient(create_app(settings)) as client:
-        assert client.get("/health").json()["tables"] == 2  # the finished table is not rebuilt
+        assert client.get("/health").json()["tables"] == 2  # the finished table is not rebuilt at start...
+        shown = client.get(f"/api/tables/{finished}")  # ...but on demand, to show the end of the game
+        assert shown.status_code == 200 and shown.json()["status"] == "finished"
+        with connect(client, cid, finished) as conn:
+            assert conn.state["score"]["over"] and conn.state["you"] == 3
+            assert conn.act(0)["code"] == "over"
         assert live(client.app, playing).version == version
         with connect(client, ann, playing) as a, connect(client, cid, playing) as c:
             assert a.state["version"] == c.state["version"] == version

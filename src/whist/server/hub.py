@@ -98,7 +98,23 @@ class Hub:
         return table
 
     def get(self, table_id: str) -> LiveTable | None:
-        return self.tables.get(table_id)
+        """A table by id. A finished table that is not in memory (after a restart) is rebuilt
+        from its stored actions, so that its page still shows the end of the game."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        row = self.store.table(table_id)
+        if row is None or row.status != "finished":
+            return None
+        try:
+            table = self._live(row, self.store.seats_of(row.id))
+            table.replay(self.store.actions_of(row.id))
+        except (ValueError, RuntimeError):  # WhistError is a ValueError
+            log.exception("finished table %s cannot be rebuilt", row.id)
+            return None
+        table.close()
+        self.tables[row.id] = table
+        return table
 
     def public_tables(self) -> list[LiveTable]:
         return [t for t in self.tables.values() if t.row.public and not t.match.over]
