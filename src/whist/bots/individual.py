@@ -1,0 +1,155 @@
+"""Perfect-information search for games where each player plays for their own contract
+(Israeli Whist, Whistiti): the solution concept the expert bot evaluates sampled deals with.
+
+The concept is *paranoid per player*: the value of a position for player ``p`` is the best
+final score ``p`` can be sure of when every other player plays against ``p``. The other
+players' real aims are ignored; that makes each player's problem a two-sided game, so that
+alpha-beta applies, and its value is a guarantee, which matters when opponents are people.
+Since the game has perfect information here, ``p``'s max-n value (every player maximising
+their own score, the other concept usually proposed) is never below it: ``p``'s max-n
+payoff is its best reply to the others' max-n strategies, which is at least what its
+paranoid strategy earns against them. ``maxn_values`` computes that other concept by brute
+force for the tests.
+
+A player's score is a function of their final trick count alone (their contract and the
+over/under of the hand are fixed once play starts), passed in as ``score``.
+
+>>> from whist.core.cards import parse_hand, NO_TRUMP
+>>> hands = tuple(parse_hand(h) for h in ("AS KS", "QS JS", "TS 9S", "8S 7S"))
+>>> paranoid_value(hands, NO_TRUMP, leader=0, player=0, score=lambda tricks: 10 * tricks)
+20
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+from whist.core.cards import SUIT_MASKS, CardSet, cards_in
+from whist.core.tricks import trick_winner
+
+Score = Callable[[int], int]
+
+
+def playable(hand: CardSet, trick: tuple[int, ...]) -> list[int]:
+    """The cards of ``hand`` that may be played to ``trick``: follow suit if able."""
+    if trick:
+        follow = hand & SUIT_MASKS[trick[0] // 13]
+        if follow:
+            return cards_in(follow)
+    return cards_in(hand)
+
+
+def paranoid_value(hands: tuple[CardSet, ...], trump: int, leader: int, player: int, score: Score,
+                   trick: tuple[int, ...] = (), taken: int = 0) -> int:
+    """The final score ``player`` can guarantee from this position against all the others.
+
+    ``hands`` are the cards each seat holds now, ``trick`` the cards already played to the
+    current trick (led by ``leader``), ``taken`` the tricks ``player`` has won so far.
+    Alpha-beta with a transposition table of exact values and of bounds.
+    """
+    n = len(hands)
+    table: dict[tuple[tuple[CardSet, ...], int, tuple[int, ...], int], tuple[int, int]] = {}
+    scores = {t: score(t) for t in range(taken, taken + _tricks_left(hands) + 1)}
+    low_all, high_all = min(scores.values()), max(scores.values())
+
+    def search(hands: tuple[CardSet, ...], leader: int, trick: tuple[int, ...], taken: int, alpha: int,
+               beta: int) -> int:
+        if not any(hands):
+            return scores[taken]
+        key = (hands, leader, trick, taken)
+        low, high = table.get(key, (low_all, high_all))
+        if low >= beta or low == high:
+            return low
+        if high <= alpha:
+            return high
+        seat = (leader + len(trick)) % n
+        maximising = seat == player
+        best = low_all if maximising else high_all
+        a, b = alpha, beta
+        for card in playable(hands[seat], trick):
+            after = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+            played = trick + (card,)
+            if len(played) == n:
+                winner = (leader + trick_winner(played, trump)) % n
+                value = search(after, winner, (), taken + (winner == player), a, b)
+            else:
+                value = search(after, leader, played, taken, a, b)
+            if maximising:
+                best = max(best, value)
+                a = max(a, best)
+            else:
+                best = min(best, value)
+                b = min(b, best)
+            if a >= b:
+                break
+        # What the search proved: an exact value inside the window, a bound outside it.
+        if best <= alpha:
+            table[key] = (low, min(high, best))
+        elif best >= beta:
+            table[key] = (max(low, best), high)
+        else:
+            table[key] = (best, best)
+        return best
+
+    return search(hands, leader, trick, taken, low_all - 1, high_all + 1)
+
+
+def paranoid_value_exhaustive(hands: tuple[CardSet, ...], trump: int, leader: int, player: int, score: Score,
+                              trick: tuple[int, ...] = (), taken: int = 0) -> int:
+    """The same value by plain minimax over every line of play: the tests' reference."""
+    n = len(hands)
+
+    @cache
+    def value(hands: tuple[CardSet, ...], leader: int, trick: tuple[int, ...], taken: int) -> int:
+        if not any(hands):
+            return score(taken)
+        seat = (leader + len(trick)) % n
+        results = []
+        for card in playable(hands[seat], trick):
+            after = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+            played = trick + (card,)
+            if len(played) == n:
+                winner = (leader + trick_winner(played, trump)) % n
+                results.append(value(after, winner, (), taken + (winner == player)))
+            else:
+                results.append(value(after, leader, played, taken))
+        return max(results) if seat == player else min(results)
+
+    return value(hands, leader, trick, taken)
+
+
+def maxn_values(hands: tuple[CardSet, ...], trump: int, leader: int, scores: tuple[Score, ...],
+                trick: tuple[int, ...] = (), taken: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """Every player's final score when each maximises their own (max-n); ties go to the
+    lowest card. Brute force, for small endings."""
+    n = len(hands)
+    start = taken if taken is not None else (0,) * n
+
+    @cache
+    def value(hands: tuple[CardSet, ...], leader: int, trick: tuple[int, ...], won: tuple[int, ...]
+              ) -> tuple[int, ...]:
+        if not any(hands):
+            return tuple(scores[s](won[s]) for s in range(n))
+        seat = (leader + len(trick)) % n
+        best: tuple[int, ...] | None = None
+        for card in playable(hands[seat], trick):
+            after = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+            played = trick + (card,)
+            if len(played) == n:
+                winner = (leader + trick_winner(played, trump)) % n
+                result = value(after, winner, (), tuple(w + (s == winner) for s, w in enumerate(won)))
+            else:
+                result = value(after, leader, played, won)
+            if best is None or result[seat] > best[seat]:
+                best = result
+        assert best is not None
+        return best
+
+    return value(hands, leader, trick, start)
+
+
+def _tricks_left(hands: tuple[CardSet, ...]) -> int:
+    """Tricks still to be won, the current one included: the seats yet to play to it hold
+    one card more than those who have played."""
+    return max(hand.bit_count() for hand in hands)
