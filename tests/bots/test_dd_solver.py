@@ -1,0 +1,108 @@
+"""The compiled double-dummy solver against plain minimax (small endings) and against DDS (endplay).
+
+The DDS sample here is sized for CI; ``bench/solver_vs_dds_check.py`` runs the long check.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from whist.bots.dd import InvalidPositionError, dd_table, leader_side_tricks, solve
+from whist.bots.dd.dds import dds_solve, dds_table
+from whist.bots.dd.reference import legal_cards, reference_solve
+
+Position = tuple[list[int], int, int, list[int]]
+
+
+def random_position(rng: random.Random, tricks: int, cards_played: int) -> Position:
+    """A deal of ``tricks`` cards a hand, then ``cards_played`` random legal cards to the first trick."""
+    deck = rng.sample(range(52), 4 * tricks)
+    hands = [sum(1 << card for card in deck[tricks * seat : tricks * (seat + 1)]) for seat in range(4)]
+    trump, leader = rng.randrange(5), rng.randrange(4)
+    trick: list[int] = []
+    for position in range(cards_played):
+        seat = (leader + position) % 4
+        card = rng.choice(legal_cards(hands[seat], trick))
+        hands[seat] &= ~(1 << card)
+        trick.append(card)
+    return hands, trump, leader, trick
+
+
+@pytest.mark.parametrize("tricks", [1, 2, 3, 4])
+def test_agrees_with_minimax_on_small_endings(tricks: int) -> None:
+    rng = random.Random(tricks)
+    for _ in range(150):
+        hands, trump, leader, trick = random_position(rng, tricks, rng.randrange(4))
+        assert solve(hands, trump, leader, trick) == reference_solve(hands, trump, leader, trick), (
+            hands, trump, leader, trick,
+        )
+
+
+def test_agrees_with_minimax_on_five_card_endings() -> None:
+    rng = random.Random(5)
+    for _ in range(12):
+        hands, trump, leader, trick = random_position(rng, 5, rng.randrange(4))
+        assert solve(hands, trump, leader, trick) == reference_solve(hands, trump, leader, trick)
+
+
+@pytest.mark.parametrize("tricks", [6, 9])
+def test_tables_agree_with_dds_on_endings(tricks: int) -> None:
+    rng = random.Random(100 + tricks)
+    for _ in range(10):
+        hands, _trump, _leader, _trick = random_position(rng, tricks, 0)
+        assert dd_table(hands) == dds_table(hands), hands
+
+
+def test_deep_endings_agree_with_dds() -> None:
+    # Whole 13-card deals take our solver seconds each: they are left to bench/solver_vs_dds_check.py.
+    rng = random.Random(13)
+    for _ in range(6):
+        hands, trump, leader, _trick = random_position(rng, 10, 0)
+        assert solve(hands, trump, leader) == dds_solve(hands, trump, leader), (hands, trump, leader)
+
+
+def test_mid_trick_positions_agree_with_dds() -> None:
+    rng = random.Random(7)
+    for _ in range(60):
+        hands, trump, leader, trick = random_position(rng, rng.randint(2, 8), rng.randint(1, 3))
+        assert solve(hands, trump, leader, trick) == dds_solve(hands, trump, leader, trick), (
+            hands, trump, leader, trick,
+        )
+
+
+def test_leader_side_counts_the_other_side_mid_trick() -> None:
+    rng = random.Random(11)
+    for _ in range(40):
+        hands, trump, leader, trick = random_position(rng, 4, rng.randint(1, 3))
+        on_move = solve(hands, trump, leader, trick)
+        expected = on_move if len(trick) % 2 == 0 else 4 - on_move
+        assert leader_side_tricks(hands, trump, leader, trick) == expected
+
+
+@pytest.mark.parametrize(
+    ("hands", "trump", "leader", "trick", "message"),
+    [
+        ([1, 2, 4], 4, 0, [], "four hands"),
+        ([1, 2, 4, 8], 5, 0, [], "strain"),
+        ([1, 2, 4, 8], 4, 4, [], "seats"),
+        ([1, 1, 4, 8], 4, 0, [], "two hands"),
+        ([1, 2, 4, 8 | 16], 4, 0, [], "holds"),
+        ([1, 2, 4, 8], 4, 0, [0], "still in a hand"),
+    ],
+)
+def test_rejects_impossible_positions(
+    hands: list[int], trump: int, leader: int, trick: list[int], message: str
+) -> None:
+    with pytest.raises(InvalidPositionError, match=message):
+        solve(hands, trump, leader, trick)
+
+
+
+def test_says_so_when_the_extension_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    import whist.bots.dd as dd
+
+    monkeypatch.setattr(dd, "_solver", None)
+    with pytest.raises(dd.SolverUnavailableError, match="not compiled"):
+        dd.solve([1, 2, 4, 8], 4, 0)
