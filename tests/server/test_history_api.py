@@ -130,7 +130,8 @@ def test_classic_partners_are_rated_as_a_side(client: TestClient) -> None:
 
 def test_a_game_still_playing_shows_nothing_and_unknown_games_are_404(client: TestClient) -> None:
     sign_in(client, "Dan")
-    table_id = new_table(client, "israeli", {"hands": 1}, [{"kind": "human"}, *BOTS])["id"]
+    # Dan only watches: the free seat waits for a player, so the game stays open.
+    table_id = new_table(client, "israeli", {"hands": 1}, [{"kind": "human"}, *BOTS], take_seat=None)["id"]
     for path in (f"/api/games/{table_id}", f"/api/games/{table_id}/record"):
         response = client.get(path)
         assert response.status_code == 409 and "still being played" in response.json()["detail"]
