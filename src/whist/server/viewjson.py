@@ -53,7 +53,6 @@ def trick_json(trick: tuple[int, tuple[int, ...], int]) -> dict[str, Any]:
 def result_json(result: HandResult) -> dict[str, Any]:
     """A finished hand for the score sheet and the end-of-hand summary: all public by then."""
     final = result.final
-    summary = view_json(seat_view(final, -1))
     return {
         "number": result.number,
         "cancelled": result.cancelled,
@@ -65,7 +64,7 @@ def result_json(result: HandResult) -> dict[str, Any]:
         "dealer": final.dealer,
         "over_under": final.over_under,
         "deal": [cards_in(cards) for cards in final.deal],
-        "tricks": summary["tricks_played"],
+        "tricks": len(final.tricks),
     }
 
 
