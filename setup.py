@@ -9,6 +9,8 @@ from setuptools import Extension, setup
 
 EXTENSIONS = [
     Extension("whist.core.fastplay", ["src/whist/core/fastplay.pyx"], optional=True),
+    Extension("whist.bots.fastplayout", ["src/whist/bots/fastplayout.pyx"], extra_compile_args=["-O3"],
+              optional=True),
     Extension("whist.bots.dd.solver", ["src/whist/bots/dd/solver.pyx"], extra_compile_args=["-O3"], optional=True),
 ]
 

@@ -171,6 +171,11 @@ def auction_call(view: SeatView) -> Action:
 def frisch_card(view: SeatView) -> Card:
     """The card to pass next: the least useful one, keeping the best suit and the high cards,
     and preferring cards of short suits so that voids open for ruffing."""
+    return frisch_ranking(view)[0]
+
+
+def frisch_ranking(view: SeatView) -> list[Card]:
+    """The cards that may be passed now, the least useful first (see ``frisch_card``)."""
     hand = view.hand & ~view.frisch_selected
     outlook = Outlook.from_view(view)
 
@@ -185,7 +190,7 @@ def frisch_card(view: SeatView) -> Card:
         suit = card // 13
         return values[card] + (1.0 if suit == best else 0.0) + 0.05 * (hand & SUIT_MASKS[suit]).bit_count()
 
-    return min(view.legal_actions, key=lambda c: (keep(c), c % 13))
+    return sorted(view.legal_actions, key=lambda c: (keep(c), c % 13))
 
 
 def contract_bid(view: SeatView) -> Action:

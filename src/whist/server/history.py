@@ -42,7 +42,11 @@ log = logging.getLogger("whist.server")
 MODEL = PlackettLuce()  # mu 25, sigma 25/3: a new player's rating
 ORDINAL_Z = 3.0  # the leaderboard's ordinal is mu - 3 sigma: how good a player surely is
 # Fixed ratings of the bots, by level. A new player starts level with the basic bot, but unsure.
-BOT_RATINGS: dict[str, tuple[float, float]] = {"random": (15.0, 1.0), "basic": (25.0, 1.0)}
+# The order follows the levels' strength; the gaps are a guess until enough rated games measure them.
+BOT_RATINGS: dict[str, tuple[float, float]] = {
+    "random": (15.0, 1.0), "easy": (20.0, 1.0), "basic": (25.0, 1.0), "medium": (25.0, 1.0),
+    "hard": (28.0, 1.0), "expert": (30.0, 1.0),
+}
 
 
 # Ratings ---------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from whist.bots.base import Bot
 from whist.bots.registry import make_bot
+from whist.core.actions import Action
 from whist.core.errors import IllegalActionError
 from whist.core.games import make_game
 from whist.core.match import Match
@@ -228,7 +229,7 @@ class LiveTable:
         if self.closed or self.version != version:
             return
         log.info("table %s seat %d: out of time, a bot moves", self.id, seat_number)
-        action = self.bots[seat_number].choose(seat_view(self.match.hand, seat_number))
+        action = await self._think(seat_number)
         with contextlib.suppress(ActionRefused):  # the person moved in the same instant
             await self.act(seat_number, action, version, by_bot=True)
 
@@ -243,12 +244,20 @@ class LiveTable:
                 continue
             if not (seat.is_bot or seat.away):  # the player came back while the bot thought
                 return
-            action = self.bots[seat.number].choose(seat_view(self.match.hand, seat.number))
+            version = self.version
+            action = await self._think(seat.number)
             try:
-                await self.act(seat.number, action, self.version, by_bot=True)
+                await self.act(seat.number, action, version, by_bot=True)
             except ActionRefused as refused:  # a person acted first for this seat: carry on
                 log.info("table %s: bot action refused: %s", self.id, refused)
             await asyncio.sleep(0)  # let messages out between bot moves
+
+    async def _think(self, seat_number: int) -> Action:
+        """The bot's choice for the seat, worked out in a thread: a searching bot thinks for up
+        to a second, and the other tables must not wait for it. The view is an immutable
+        snapshot; an action that comes back stale is refused by ``act`` as any other."""
+        view = seat_view(self.match.hand, seat_number)
+        return await asyncio.to_thread(self.bots[seat_number].choose, view)
 
     def close(self) -> None:
         self.closed = True

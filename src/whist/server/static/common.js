@@ -113,7 +113,8 @@ whist.addTranslations({
     "preset.three_random_card": "3 players, one card removed", "preset.honours": "Honours",
     "preset.rubber": "Rubber (best of three)", "preset.long": "Long (10 points, honours)",
     "preset.up_down": "Up and down", "preset.down_up": "Down and up",
-    "level.random": "random", "level.basic": "basic",
+    "level.random": "random", "level.basic": "basic", "level.easy": "easy", "level.medium": "medium",
+    "level.hard": "hard", "level.expert": "expert",
   },
   he: {
     "game.israeli": "ויסט ישראלי", "game.classic": "ויסט קלאסי", "game.whistiti": "ויסטיטי",
@@ -124,7 +125,8 @@ whist.addTranslations({
     "preset.three_random_card": "3 שחקנים, קלף אחד מוצא", "preset.honours": "אונרים",
     "preset.rubber": "רבר (הטוב משלושה)", "preset.long": "ארוך (10 נקודות, אונרים)",
     "preset.up_down": "עולה ויורד", "preset.down_up": "יורד ועולה",
-    "level.random": "אקראי", "level.basic": "בסיסי",
+    "level.random": "אקראי", "level.basic": "בסיסי", "level.easy": "קל", "level.medium": "בינוני",
+    "level.hard": "קשה", "level.expert": "מומחה",
   },
 });
 

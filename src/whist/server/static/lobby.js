@@ -34,6 +34,10 @@ whist.addTranslations({
     "seat.human": "Open for a human",
     "seat.bot_random": "Bot (random)",
     "seat.bot_basic": "Bot (basic)",
+    "seat.bot_easy": "Bot (easy)",
+    "seat.bot_medium": "Bot (medium)",
+    "seat.bot_hard": "Bot (hard)",
+    "seat.bot_expert": "Bot (expert)",
     "tables.title": "Open tables",
     "tables.none": "No public tables right now: create one.",
     "tables.hand": "hand {played} of {total}",
@@ -78,6 +82,10 @@ whist.addTranslations({
     "seat.human": "פתוח לשחקן/ית",
     "seat.bot_random": "בוט (אקראי)",
     "seat.bot_basic": "בוט (בסיסי)",
+    "seat.bot_easy": "בוט (קל)",
+    "seat.bot_medium": "בוט (בינוני)",
+    "seat.bot_hard": "בוט (קשה)",
+    "seat.bot_expert": "בוט (מומחה)",
     "tables.title": "שולחנות פתוחים",
     "tables.none": "אין כרגע שולחנות ציבוריים: אפשר ליצור אחד.",
     "tables.hand": "יד {played} מתוך {total}",
@@ -99,7 +107,7 @@ const PRESETS = {
   classic: ["standard", "honours", "rubber", "long"],
   whistiti: ["standard", "up_down", "down_up"],
 };
-const SEAT_CHOICES = ["me", "human", "bot:random", "bot:basic"];
+const SEAT_CHOICES = ["me", "human", "bot:easy", "bot:medium", "bot:hard", "bot:expert", "bot:basic", "bot:random"];
 const REFRESH_MS = 3000;
 
 const $ = (id) => document.getElementById(id);
@@ -186,7 +194,7 @@ function fillSeats() {
 }
 
 function seatChoiceKey(choice) {
-  return { me: "seat.me", human: "seat.human", "bot:random": "seat.bot_random", "bot:basic": "seat.bot_basic" }[choice];
+  return choice.startsWith("bot:") ? `seat.bot_${choice.slice(4)}` : `seat.${choice}`;
 }
 
 function tableRequest() {

@@ -1,0 +1,212 @@
+"""The ``expert`` bot: searches every decision over deals consistent with what it has seen.
+
+Perfect-information Monte Carlo (PIMC). For each decision it draws deals uniformly among those
+consistent with its seat's view (``whist.bots.sampling``: cards played, suits shown out of,
+Frisch cards passed and received, the stock), and on each deal it tries every distinct choice:
+
+- **Card play:** the rest of the hand is played out by a perfect-information policy
+  (``whist.bots.playout``) and scored by the game's own scoring, so over/under, zero bids and
+  the exact-contract aim count as they do at the table. In Classic Whist, once few tricks are
+  left, the partnership double-dummy solver (``whist.bots.dd``) gives the exact number of
+  tricks instead.
+- **Contract bids, trump calls and Frisch passes:** the hand is finished from each choice,
+  the other seats' calls, bids and passes made by the basic bot's rules as they would see them
+  (``seat_view`` of the imagined deal), the cards by the same policy. The last-bidder rule and
+  the declarer's minimum are the engine's: only legal choices are tried, and the imagined bids
+  are legal too. In a Frisch, the seats that chose before this one are imagined choosing by
+  the basic bot's rules, since their cards are hidden; the cards tried are the few the basic
+  bot ranks least useful, and the trump calls tried are pass and the strains the hand might
+  carry.
+
+The same draws serve every choice of one decision (common random numbers), so choices are
+compared on the same deals. Ties go to the basic bot's choice: the search only overrules the
+rules of thumb when it finds something better. The number of deals drawn is the budget; the
+bot's randomness comes only from its seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from whist.bots.base import Bot
+from whist.bots.basic import BasicBot
+from whist.bots.basic_bidding import Outlook, estimate_tricks, frisch_ranking
+from whist.bots.determinize import state_for
+from whist.bots.playout import final_tricks, played_out
+from whist.bots.sampling import DealSampler
+from whist.core.actions import PASS, Action, Phase, bid_level, bid_strain, contract_tricks, is_bid
+from whist.core.cards import SUIT_MASKS, cards_in
+from whist.core.state import HandState
+from whist.core.views import SeatView, seat_view
+
+
+@dataclass(frozen=True)
+class ExpertSettings:
+    """The search budget: deals drawn per card played, per bid or call and per Frisch pass,
+    how many choices are tried, and the number of tricks left from which Classic Whist
+    positions are solved exactly."""
+
+    play_deals: int = 16
+    bid_deals: int = 24
+    exact_tricks: int = 4
+    bid_window: int = 2  # contracts tried on each side of the basic bot's own bid
+    frisch_deals: int = 10
+    frisch_cards: int = 4  # Frisch passes tried: the basic bot's least useful cards
+
+
+# Trump calls searched: a strain whose estimated tricks fall this far below the bid is hopeless.
+CALL_REACH = 1.5
+
+_BASIC = BasicBot()
+
+
+class ExpertBot(Bot):
+    """Perfect-information Monte Carlo over sampled deals, for every decision of the three games."""
+
+    level = "expert"
+    settings = ExpertSettings()
+
+    def __init__(self, seed: int | str = 0, settings: ExpertSettings | None = None) -> None:
+        super().__init__(seed)
+        if settings is not None:
+            self.settings = settings
+
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        basic_choice = _BASIC.choose(view)
+        if view.phase == Phase.PLAY:
+            candidates = distinct_cards(view)
+            evaluate = self._card_value(view)
+            deals = self.settings.play_deals
+        elif view.phase == Phase.CONTRACT:
+            candidates = contract_candidates(view, basic_choice, self.settings.bid_window)
+            evaluate = _finish_value(view.seat)
+            deals = self.settings.bid_deals
+        elif view.phase == Phase.AUCTION:
+            candidates = call_candidates(view, basic_choice)
+            evaluate = _finish_value(view.seat)
+            deals = self.settings.bid_deals
+        elif view.phase == Phase.FRISCH:
+            candidates = frisch_ranking(view)[:self.settings.frisch_cards]
+            evaluate = _finish_value(view.seat)
+            deals = self.settings.frisch_deals
+        else:
+            return basic_choice
+        if len(candidates) == 1:
+            return candidates[0]
+        return self._search(view, candidates, evaluate, deals, basic_choice)
+
+    def _search(self, view: SeatView, candidates: list[Action], evaluate: Callable[[HandState], float],
+                deals: int, basic_choice: Action) -> Action:
+        sampler = DealSampler(view)
+        totals = dict.fromkeys(candidates, 0.0)
+        for _ in range(deals):
+            state = position(view, sampler.sample(self.rng))
+            for action in candidates:
+                totals[action] += evaluate(state.apply(action))
+        best = max(totals.values())
+        if totals.get(basic_choice, best - 1) >= best:
+            return basic_choice
+        return next(a for a in candidates if totals[a] >= best)
+
+    def _card_value(self, view: SeatView) -> Callable[[HandState], float]:
+        seat = view.seat
+        if view.game != "classic":
+            return _finish_value(seat)
+        exact = self.settings.exact_tricks
+
+        def side_tricks(state: HandState) -> float:
+            won = state.tricks_won[seat] + state.tricks_won[(seat + 2) % 4]
+            left = state.hand_size - len(state.tricks)
+            if state.is_terminal:
+                return won
+            if left > exact:
+                final = final_tricks(state)
+                return final[seat] + final[(seat + 2) % 4]
+            return won + dd_side_tricks(state, seat)
+
+        return side_tricks
+
+
+def position(view: SeatView, hands: tuple[int, ...]) -> HandState:
+    """The imagined state of ``view`` with ``hands``. In a Frisch, the seats that chose before
+    this one choose again by the basic bot's rules (what they chose is hidden), then this seat's
+    own choices so far are made again."""
+    state = state_for(view, hands)
+    if view.phase != Phase.FRISCH:
+        return state
+    while state.player != view.seat:
+        state = state.apply(_BASIC.choose(seat_view(state, state.player)))
+    for card in cards_in(view.frisch_selected):
+        state = state.apply(card)
+    return state
+
+
+def _finish_value(seat: int) -> Callable[[HandState], float]:
+    def value(state: HandState) -> float:
+        return finish(state).scores()[seat]
+
+    return value
+
+
+def finish(state: HandState) -> HandState:
+    """The hand played to its end: bids and calls by the basic bot's rules, cards by the policy."""
+    while not state.is_terminal:
+        if state.phase == Phase.PLAY:
+            return played_out(state)
+        state = state.apply(_BASIC.choose(seat_view(state, state.player)))
+    return state
+
+
+def dd_side_tricks(state: HandState, seat: int) -> int:
+    """Tricks still to come that ``seat``'s side takes with best play by all (double dummy)."""
+    from whist.bots.dd import solve  # compiled; imported here so that the bot loads without it
+
+    on_move = state.player
+    tricks = solve(state.hands, state.trump, state.leader, state.trick)
+    left = max(hand.bit_count() for hand in state.hands)
+    return tricks if on_move % 2 == seat % 2 else left - tricks
+
+
+def distinct_cards(view: SeatView) -> list[Action]:
+    """The legal cards, one of each run of equivalent ones: cards of a suit with no card
+    between them that another seat may still hold, or that lies in the trick under way, win
+    and lose the same tricks."""
+    gone = view.hand
+    for _, cards, _ in view.tricks:
+        for card in cards:
+            gone |= 1 << card
+    chosen: list[Action] = []
+    for card in sorted(view.legal_actions):
+        previous = chosen[-1] if chosen else -1
+        between = SUIT_MASKS[card // 13] & ((1 << card) - 1) & ~((2 << previous) - 1) if previous >= 0 else 0
+        if previous >= 0 and previous // 13 == card // 13 and not between & ~gone:
+            continue
+        chosen.append(card)
+    return chosen
+
+
+def contract_candidates(view: SeatView, basic_choice: Action, window: int) -> list[Action]:
+    """Legal contracts near the basic bot's estimate, and zero where it may be bid."""
+    around = contract_tricks(basic_choice)
+    legal = view.legal_actions
+    return [a for a in legal if abs(contract_tricks(a) - around) <= window or contract_tricks(a) == 0]
+
+
+def call_candidates(view: SeatView, basic_choice: Action) -> list[Action]:
+    """Pass, and the cheapest legal bid (a higher one only promises more) in each strain the
+    hand might carry: the basic bot's estimate of its tricks there falls short of the bid's
+    level by at most ``CALL_REACH``."""
+    outlook = Outlook.from_view(view)
+    cheapest: dict[int, Action] = {}
+    for action in view.legal_actions:
+        if is_bid(action):
+            cheapest.setdefault(bid_strain(action), action)
+    candidates = [PASS] + [action for strain, action in cheapest.items()
+                           if estimate_tricks(view.hand, strain, outlook) - bid_level(action) >= -CALL_REACH]
+    if basic_choice not in candidates:
+        candidates.append(basic_choice)
+    return candidates
