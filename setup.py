@@ -12,6 +12,8 @@ EXTENSIONS = [
     Extension("whist.bots.fastplayout", ["src/whist/bots/fastplayout.pyx"], extra_compile_args=["-O3"],
               optional=True),
     Extension("whist.bots.dd.solver", ["src/whist/bots/dd/solver.pyx"], extra_compile_args=["-O3"], optional=True),
+    Extension("whist.bots.individual_solver", ["src/whist/bots/individual_solver.pyx"], extra_compile_args=["-O3"],
+              optional=True),
 ]
 
 setup(ext_modules=EXTENSIONS)

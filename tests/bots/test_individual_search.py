@@ -1,5 +1,6 @@
 """The individual-contract search (paranoid per player) against plain minimax over every
-line of play, and against max-n, on random small endings of every strain, mid-trick too."""
+line of play, and against max-n, on random small endings of every strain, mid-trick too; the
+compiled search against both Python searches."""
 
 from __future__ import annotations
 
@@ -9,9 +10,21 @@ from functools import partial
 
 import pytest
 
-from whist.bots.individual import maxn_values, paranoid_value, paranoid_value_exhaustive, playable
+from whist.bots import individual
+from whist.bots.individual import (
+    compiled_search_available,
+    maxn_values,
+    paranoid_card_values,
+    paranoid_value,
+    paranoid_value_exhaustive,
+    paranoid_value_python,
+    playable,
+)
 from whist.core.cards import NO_TRUMP, SPADES, CardSet, parse_hand
 from whist.core.scoring import israeli_score, whistiti_score
+from whist.core.tricks import trick_winner
+
+needs_compiled = pytest.mark.skipif(not compiled_search_available(), reason="individual_solver is not built")
 
 
 def random_ending(rng: random.Random, tricks: int, players: int = 4
@@ -38,6 +51,14 @@ def random_score(rng: random.Random, tricks: int) -> Callable[[int], int]:
     return partial(whistiti_score, contract)
 
 
+def any_score(rng: random.Random, tricks: int) -> Callable[[int], int]:
+    """A game's score (see ``random_score``) or, one time in three, arbitrary points for each
+    count of tricks, so that no shape of the score is taken for granted."""
+    if rng.random() < 1 / 3:
+        return tuple(rng.randrange(-30, 30) for _ in range(tricks + 4)).__getitem__
+    return random_score(rng, tricks)
+
+
 @pytest.mark.parametrize("tricks", [1, 2, 3, 4])
 def test_paranoid_search_equals_plain_minimax(tricks: int) -> None:
     rng = random.Random(tricks)
@@ -48,6 +69,7 @@ def test_paranoid_search_equals_plain_minimax(tricks: int) -> None:
         score = random_score(rng, tricks)
         taken = rng.randrange(3)
         expected = paranoid_value_exhaustive(hands, trump, leader, player, score, trick, taken)
+        assert paranoid_value_python(hands, trump, leader, player, score, trick, taken) == expected
         assert paranoid_value(hands, trump, leader, player, score, trick, taken) == expected
 
 
@@ -58,7 +80,81 @@ def test_five_trick_endings_and_three_players() -> None:
             hands, leader, trick = random_ending(rng, tricks, players)
             trump, player, score = rng.randrange(5), rng.randrange(players), random_score(rng, tricks)
             expected = paranoid_value_exhaustive(hands, trump, leader, player, score, trick)
+            assert paranoid_value_python(hands, trump, leader, player, score, trick) == expected
             assert paranoid_value(hands, trump, leader, player, score, trick) == expected
+
+
+# (players, most tricks, endings per trick count): every table size the games use and more,
+# kept to what plain minimax in Python answers in a few seconds.
+COMPILED_CASES = [(2, 6, 30), (3, 5, 40), (4, 4, 40), (5, 4, 12), (6, 3, 10), (7, 3, 6)]
+
+
+@needs_compiled
+@pytest.mark.parametrize(("players", "most_tricks", "cases"), COMPILED_CASES)
+def test_compiled_search_equals_plain_minimax(players: int, most_tricks: int, cases: int) -> None:
+    rng = random.Random(100 + players)
+    for tricks in range(1, most_tricks + 1):
+        for _ in range(cases):
+            hands, leader, trick = random_ending(rng, tricks, players)
+            trump, player, score = rng.randrange(5), rng.randrange(players), any_score(rng, tricks)
+            taken = rng.randrange(3)
+            expected = paranoid_value_exhaustive(hands, trump, leader, player, score, trick, taken)
+            assert paranoid_value(hands, trump, leader, player, score, trick, taken) == expected
+
+
+@needs_compiled
+def test_compiled_search_equals_python_search_on_five_trick_endings() -> None:
+    rng = random.Random(55)
+    for players, cases in ((4, 20), (5, 3)):
+        for _ in range(cases):
+            hands, leader, trick = random_ending(rng, 5, players)
+            trump, player, score = rng.randrange(5), rng.randrange(players), any_score(rng, 5)
+            taken = rng.randrange(3)
+            expected = paranoid_value_python(hands, trump, leader, player, score, trick, taken)
+            assert paranoid_value(hands, trump, leader, player, score, trick, taken) == expected
+
+
+def card_values_by_minimax(hands: tuple[CardSet, ...], trump: int, leader: int, score: Callable[[int], int],
+                           trick: tuple[int, ...], taken: int) -> dict[int, int]:
+    """The value of each legal card of the seat on move: plain minimax after the card."""
+    n = len(hands)
+    seat = (leader + len(trick)) % n
+    values = {}
+    for card in playable(hands[seat], trick):
+        after = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+        played = trick + (card,)
+        if len(played) < n:
+            values[card] = paranoid_value_exhaustive(after, trump, leader, seat, score, played, taken)
+        else:
+            winner = (leader + trick_winner(played, trump)) % n
+            values[card] = paranoid_value_exhaustive(after, trump, winner, seat, score, (), taken + (winner == seat))
+    return values
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_card_values_are_the_values_after_each_card(compiled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if compiled and not compiled_search_available():
+        pytest.skip("individual_solver is not built")
+    if not compiled:
+        monkeypatch.setattr(individual, "_solver", None)
+    rng = random.Random(77)
+    for players, tricks in ((3, 4), (4, 3), (4, 4), (5, 3)):
+        for _ in range(12):
+            hands, leader, trick = random_ending(rng, tricks, players)
+            trump, score, taken = rng.randrange(5), any_score(rng, tricks), rng.randrange(2)
+            expected = card_values_by_minimax(hands, trump, leader, score, trick, taken)
+            assert paranoid_card_values(hands, trump, leader, score, trick, taken) == expected
+
+
+@needs_compiled
+def test_the_compiled_search_refuses_impossible_positions() -> None:
+    hands = tuple(parse_hand(h) for h in ("AS KS", "QS JS", "TS 9S", "8S 7S"))
+    with pytest.raises(ValueError, match="as many cards"):
+        paranoid_value(hands[:3] + (parse_hand("8S"),), NO_TRUMP, 0, 0, lambda tricks: tricks)
+    with pytest.raises(ValueError, match="disjoint"):
+        paranoid_value(hands[:3] + (parse_hand("AS 7S"),), NO_TRUMP, 0, 0, lambda tricks: tricks)
+    with pytest.raises(ValueError, match="2 to 7 hands"):
+        paranoid_value(hands + (0,) * 4, NO_TRUMP, 0, 0, lambda tricks: tricks)
 
 
 def test_max_n_never_gives_a_player_less_than_their_paranoid_value() -> None:

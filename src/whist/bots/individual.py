@@ -14,21 +14,43 @@ force for the tests.
 A player's score is a function of their final trick count alone (their contract and the
 over/under of the hand are fixed once play starts), passed in as ``score``.
 
+``paranoid_value`` and ``paranoid_card_values`` are served by the compiled search
+(``individual_solver.pyx``) when the install could build it, and by the Python search here
+otherwise; ``paranoid_value_python`` is that Python search, ``paranoid_value_exhaustive`` the
+plain minimax the tests hold both to.
+
 >>> from whist.core.cards import parse_hand, NO_TRUMP
 >>> hands = tuple(parse_hand(h) for h in ("AS KS", "QS JS", "TS 9S", "8S 7S"))
 >>> paranoid_value(hands, NO_TRUMP, leader=0, player=0, score=lambda tricks: 10 * tricks)
 20
+>>> values = paranoid_card_values(hands, NO_TRUMP, leader=1, score=lambda tricks: 10 * tricks)
+>>> sorted(values.items())  # the JS and the QS: the player on move (East) takes no trick either way
+[(48, 0), (49, 0)]
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from types import ModuleType
 
 from whist.core.cards import SUIT_MASKS, CardSet, cards_in
 from whist.core.tricks import trick_winner
 
 Score = Callable[[int], int]
+
+_solver: ModuleType | None
+try:
+    from whist.bots import individual_solver as _solver
+except ImportError:  # built without a C compiler: the extension is optional in setup.py
+    _solver = None
+
+COMPILED_MAX_TRICKS = 17  # the compiled search's arrays hold 17 tricks: 52 cards among 3 seats
+
+
+def compiled_search_available() -> bool:
+    """Whether the compiled search was built (it serves ``paranoid_value`` when it was)."""
+    return _solver is not None
 
 
 def playable(hand: CardSet, trick: tuple[int, ...]) -> list[int]:
@@ -46,8 +68,55 @@ def paranoid_value(hands: tuple[CardSet, ...], trump: int, leader: int, player: 
 
     ``hands`` are the cards each seat holds now, ``trick`` the cards already played to the
     current trick (led by ``leader``), ``taken`` the tricks ``player`` has won so far.
-    Alpha-beta with a transposition table of exact values and of bounds.
     """
+    if _solver is None or _tricks_left(hands) > COMPILED_MAX_TRICKS:
+        return paranoid_value_python(hands, trump, leader, player, score, trick, taken)
+    value: int = _solver.paranoid_value(tuple(hands), trump, leader, player, tuple(trick),
+                                        _score_table(hands, score, taken))
+    return value
+
+
+def paranoid_card_values(hands: tuple[CardSet, ...], trump: int, leader: int, score: Score,
+                         trick: tuple[int, ...] = (), taken: int = 0) -> dict[int, int]:
+    """The final score the player on move can guarantee after each of their legal cards.
+
+    Arguments as for ``paranoid_value``, whose ``player`` is here the seat on move,
+    ``(leader + len(trick)) % len(hands)``; ``taken`` counts that seat's tricks so far.
+    """
+    if _solver is None or _tricks_left(hands) > COMPILED_MAX_TRICKS:
+        return _card_values_python(hands, trump, leader, score, trick, taken)
+    values: dict[int, int] = _solver.paranoid_card_values(tuple(hands), trump, leader, tuple(trick),
+                                                          _score_table(hands, score, taken))
+    return values
+
+
+def _score_table(hands: tuple[CardSet, ...], score: Score, taken: int) -> tuple[int, ...]:
+    """The compiled search's form of ``score``: the final score for each count of tricks still
+    to be won, the current trick included."""
+    return tuple(score(taken + more) for more in range(_tricks_left(hands) + 1))
+
+
+def _card_values_python(hands: tuple[CardSet, ...], trump: int, leader: int, score: Score,
+                        trick: tuple[int, ...], taken: int) -> dict[int, int]:
+    """``paranoid_card_values`` in Python: the Python search after each legal card."""
+    n = len(hands)
+    seat = (leader + len(trick)) % n
+    values = {}
+    for card in playable(hands[seat], trick):
+        after = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+        played = trick + (card,)
+        if len(played) == n:
+            winner = (leader + trick_winner(played, trump)) % n
+            values[card] = paranoid_value_python(after, trump, winner, seat, score, (), taken + (winner == seat))
+        else:
+            values[card] = paranoid_value_python(after, trump, leader, seat, score, played, taken)
+    return values
+
+
+def paranoid_value_python(hands: tuple[CardSet, ...], trump: int, leader: int, player: int, score: Score,
+                          trick: tuple[int, ...] = (), taken: int = 0) -> int:
+    """``paranoid_value`` in Python: alpha-beta with a transposition table of exact values and
+    of bounds. The reference for the compiled search, and the fallback where it is not built."""
     n = len(hands)
     table: dict[tuple[tuple[CardSet, ...], int, tuple[int, ...], int], tuple[int, int]] = {}
     scores = {t: score(t) for t in range(taken, taken + _tricks_left(hands) + 1)}
