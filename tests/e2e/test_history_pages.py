@@ -3,6 +3,8 @@ and Hebrew. The games are played first through an in-process app on the same dat
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -102,4 +104,35 @@ def test_history_replay_and_leaderboard_pages(server: Any, browser: Browser, app
     page = open_page(browser, f"{server.url}/replay/{games['playing']}", PHONE, "en")
     expect(page.get_by_test_id("error")).to_contain_text("still being played")
     expect(page.get_by_role("link", name="Go to the table")).to_have_attribute("href", f"/table/{games['playing']}")
+    page.context.close()
+
+
+def test_the_replay_shows_the_analysis(server: Any, browser: Browser, app_settings: ServerSettings) -> None:
+    with TestClient(create_app(app_settings)) as client:
+        sign_in(client, "Ann")
+        table_id = new_table(client, "israeli", {"hands": 1}, [{"kind": "human"}, *BOTS])["id"]
+        play_to_the_end(client, table_id)
+    # Asked here first, with time to search (the expert bot's bids): the page then finds it kept.
+    with urllib.request.urlopen(f"{server.url}/api/games/{table_id}/analysis", timeout=300) as response:
+        analysis = json.load(response)
+    [hand] = [h for h in analysis["hands"] if not h["cancelled"]] or analysis["hands"][-1:]
+    page = open_page(browser, f"{server.url}/replay/{table_id}#hand={len(analysis['hands'])}&step=1", PHONE, "en")
+    expect(page.get_by_test_id("analysis")).to_contain_text(f"Analysis of hand {hand['number']}")
+    expect(page.get_by_test_id("verdict")).to_contain_text("expert bot")  # the first call, beside the bot's
+    expect(page.locator("[data-testid=bid-differs], [data-testid=bid-agrees]")).to_have_count(len(hand["bids"]))
+    errors = [c for c in hand["cards"] if c["error"]]
+    expect(page.get_by_test_id("error-item")).to_have_count(len(errors))
+    if errors:  # a link to the error's step, where its card is marked in the trick and the verdict says why
+        page.get_by_test_id("error-item").first.get_by_role("button").click()
+        assert page.url.endswith(f"step={errors[0]['step']}")
+        expect(page.get_by_test_id("verdict")).to_contain_text("Error: it costs")
+        expect(page.get_by_test_id("verdict")).to_contain_text(str(errors[0]["cost"]))
+        expect(page.get_by_test_id("error-mark")).to_contain_text(f"−{errors[0]['cost']}")
+    page.get_by_test_id("last").click()
+    expect(page.get_by_test_id("verdict")).to_contain_text("best card" if not hand["cards"][-1]["error"] else "Error")
+    assert fits(page)
+    page.get_by_test_id("lang-he").click()
+    expect(page.get_by_test_id("analysis")).to_contain_text(f"ניתוח יד {hand['number']}")
+    assert fits(page)
+    assert page.problems == []  # type: ignore[attr-defined]
     page.context.close()

@@ -1,4 +1,4 @@
-"""The ``whist`` command: play, rules, check."""
+"""The ``whist`` command: play, rules, check, analyze."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from rich.console import Console
 
 import whist
 from whist.bots.registry import BOT_LEVELS
+from whist.cli.analyze import run_analyze
 from whist.cli.check import run_check
 from whist.cli.options import build_game, check_bot_level, default_bot_level
 from whist.cli.play import Game
@@ -130,6 +131,22 @@ def check(
 ) -> None:
     """Replay a game record, checking every action; print each hand's points and the totals."""
     raise typer.Exit(run_check(file, as_json, Console(highlight=False)))
+
+
+@app.command()
+def analyze(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON), as written by play --save.")],
+    hand: Annotated[int | None, typer.Option(min=1, help="Only this hand (its number in the record).")] = None,
+    max_tricks: Annotated[int | None, typer.Option(
+        min=0, max=17, help="Analyse the cards played with at most N tricks left; earlier ones are not analysed "
+                            "(default: all in Classic Whist, 9 in the others, 5 without the compiled search).")
+    ] = None,
+    bot: Annotated[str, typer.Option(help=f"The bot whose calls and bids are compared: {', '.join(BOT_LEVELS)}.")
+                   ] = "expert",
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object instead of tables.")] = False,
+) -> None:
+    """Analyse a saved game: the errors in each card played and what they cost, and the bids a bot would make."""
+    raise typer.Exit(run_analyze(file, hand, max_tricks, bot, as_json, Console(highlight=False)))
 
 
 @app.command()

@@ -6,6 +6,8 @@ table's game is shown to its players, its creator and holders of its invite, as 
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -14,6 +16,8 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from sqlalchemy import RowMapping
 from sqlalchemy.engine import Connection
 
+from whist.bots.analysis import analysis_json, analyze_record
+from whist.bots.dd import SolverUnavailableError
 from whist.server import history
 from whist.server.auth import session_user
 from whist.server.db import Store
@@ -62,6 +66,77 @@ def game_record(table_id: str, request: Request, invite: str | None = None) -> d
     """The game record, which ``whist check`` replays with full validation."""
     with connection(request) as c:
         return history.game_record(c, visible_finished_game(c, request, table_id, invite))
+
+
+ANALYSIS_BOT = "expert"
+ANALYSIS_MAX_TRICKS: int | None = None  # None: the analysis's default for the game's search
+ANALYSES_KEPT = 16
+
+
+class AnalysisCache:
+    """The last few games analysed: the analysis of a finished game never changes, and takes
+    the search tens of seconds, so a second look at a replay should not pay for it again."""
+
+    def __init__(self, size: int = ANALYSES_KEPT) -> None:
+        self.size = size
+        self.lock = threading.Lock()  # sync endpoints run in a thread pool
+        self.entries: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.searching: dict[str, threading.Lock] = {}
+
+    def lock_for(self, key: str) -> threading.Lock:
+        """Held while ``key`` is analysed: a reload during the search waits for it, not a second one."""
+        with self.lock:
+            return self.searching.setdefault(key, threading.Lock())
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        with self.lock:
+            found = self.entries.get(key)
+            if found is not None:
+                self.entries.move_to_end(key)
+            return found
+
+    def put(self, key: str, value: dict[str, Any]) -> None:
+        with self.lock:
+            self.entries[key] = value
+            self.entries.move_to_end(key)
+            self.searching.pop(key, None)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+
+_MAKING_CACHE = threading.Lock()
+
+
+def analysis_cache(request: Request) -> AnalysisCache:
+    """The app's cache, made on first use (one per app, so that test apps do not share one)."""
+    with _MAKING_CACHE:
+        cache: AnalysisCache | None = getattr(request.app.state, "analysis_cache", None)
+        if cache is None:
+            cache = request.app.state.analysis_cache = AnalysisCache()
+    return cache
+
+
+@router.get("/games/{table_id}/analysis")
+def game_analysis(table_id: str, request: Request, invite: str | None = None) -> dict[str, Any]:
+    """What the search says of every card played, and the bot's calls and bids beside the players'.
+    A plain ``def``: FastAPI runs it in its thread pool, so the search does not block the event loop."""
+    cache = analysis_cache(request)
+    with connection(request) as c:
+        row = visible_finished_game(c, request, table_id, invite)  # checked on every request, cached or not
+        found = cache.get(table_id)
+        if found is not None:
+            return found
+        record = history.game_record(c, row)
+    # Searched outside the database transaction, which it would hold for tens of seconds.
+    with cache.lock_for(table_id):
+        found = cache.get(table_id)
+        if found is None:
+            try:
+                found = analysis_json(analyze_record(record, bot=ANALYSIS_BOT, max_tricks=ANALYSIS_MAX_TRICKS))
+            except SolverUnavailableError as missing:  # installed without a C compiler
+                raise HTTPException(503, f"Analysis is not available on this server: {missing}") from missing
+            cache.put(table_id, found)
+    return found
 
 
 @router.get("/leaderboard")

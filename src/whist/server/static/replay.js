@@ -43,6 +43,28 @@ whist.addTranslations({
     "act.over": "The hand is over.",
     "act.cancelled": "Everyone passed: the hand is dealt again.",
     "act.turn": "{name} to act.",
+    "an.loading": "Analysing the game…",
+    "an.failed": "The analysis is not available: {message}",
+    "an.title": "Analysis of hand {n}",
+    "an.note.tricks": "Each card is judged with all the hands known, by the tricks the player's side then takes; cards with more than {n} tricks left are not analysed.",
+    "an.note.points": "Each card is judged with all the hands known, by the points the player can then be sure of with the others playing against them; cards with more than {n} tricks left are not analysed.",
+    "an.best": "✓ A best card ({value}).",
+    "an.error": "✗ Error: it costs {cost} ({value} instead of {best}). Best: {cards}",
+    "an.not_analysed": "Not analysed: more than {n} tricks left.",
+    "an.tricks": "{n} tricks",
+    "an.trick": "{n} trick",
+    "an.points": "{n} points",
+    "an.player_line": "{errors} errors, lost {cost}",
+    "an.player_line_one": "1 error, lost {cost}",
+    "an.errors": "Errors",
+    "an.error_item": "trick {trick}: {name} played {card}, {cost}",
+    "an.no_errors": "No errors among the cards analysed.",
+    "an.bids": "Bids beside the {bot} bot",
+    "an.bot_agrees": "The {bot} bot agrees.",
+    "an.bot_differs": "The {bot} bot: {action}",
+    "an.phase.auction": "trump call",
+    "an.phase.frisch": "Frisch",
+    "an.phase.contract": "contract",
   },
   he: {
     "replay.title": "צפייה חוזרת",
@@ -82,6 +104,28 @@ whist.addTranslations({
     "act.over": "היד הסתיימה.",
     "act.cancelled": "כולם אמרו פס: היד מחולקת מחדש.",
     "act.turn": "תור {name}.",
+    "an.loading": "מנתח את המשחק…",
+    "an.failed": "הניתוח אינו זמין: {message}",
+    "an.title": "ניתוח יד {n}",
+    "an.note.tricks": "כל קלף נבחן כשכל הידיים גלויות, לפי מספר הלקיחות שהזוג של השחקן לוקח אחריו; קלפים ששוחקו כשנותרו יותר מ-{n} לקיחות לא נותחו.",
+    "an.note.points": "כל קלף נבחן כשכל הידיים גלויות, לפי הנקודות שהשחקן יכול להבטיח אחריו כשכל האחרים משחקים נגדו; קלפים ששוחקו כשנותרו יותר מ-{n} לקיחות לא נותחו.",
+    "an.best": "✓ אחד הקלפים הטובים ביותר ({value}).",
+    "an.error": "✗ טעות: עולה {cost} ({value} במקום {best}). הטוב ביותר: {cards}",
+    "an.not_analysed": "לא נותח: נותרו יותר מ-{n} לקיחות.",
+    "an.tricks": "{n} לקיחות",
+    "an.trick": "{n} לקיחה",
+    "an.points": "{n} נקודות",
+    "an.player_line": "{errors} טעויות, הפסד {cost}",
+    "an.player_line_one": "טעות אחת, הפסד {cost}",
+    "an.errors": "טעויות",
+    "an.error_item": "לקיחה {trick}: {name} שיחק {card}, {cost}",
+    "an.no_errors": "אין טעויות בקלפים שנותחו.",
+    "an.bids": "הכרזות מול הבוט ({bot})",
+    "an.bot_agrees": "הבוט ({bot}) מסכים.",
+    "an.bot_differs": "הבוט ({bot}): {action}",
+    "an.phase.auction": "הכרזת שליט",
+    "an.phase.frisch": "פריש",
+    "an.phase.contract": "חוזה",
   },
 });
 
@@ -90,6 +134,8 @@ whist.addTranslations({
   const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
   const invite = new URLSearchParams(location.search).get("invite");
   let game = null;
+  let analysis = null; // the search's verdicts, loaded after the replay: it may take a while
+  let analysisError = null;
   let hand = 0; // index into game.hands
   let step = 0; // index into that hand's steps
 
@@ -110,6 +156,16 @@ whist.addTranslations({
     $("record-link").href = `/api/games/${encodeURIComponent(tableId)}/record${suffix}`;
     readPlace();
     $("game").hidden = false;
+    render();
+    loadAnalysis(suffix);
+  }
+
+  async function loadAnalysis(suffix) {
+    try {
+      analysis = await whist.api(`/api/games/${encodeURIComponent(tableId)}/analysis${suffix}`);
+    } catch (error) {
+      analysisError = error.message;
+    }
     render();
   }
 
@@ -156,6 +212,8 @@ whist.addTranslations({
     const current = steps()[step];
     $("action").textContent = describe(steps(), step);
     renderBoard(current);
+    renderVerdict();
+    renderHandAnalysis();
   }
 
   function renderResults() {
@@ -336,10 +394,15 @@ whist.addTranslations({
       }
     }
     const box = el("div", `rp-trick${state.hands.length === 4 ? " four" : ""}`, plays.map(([seat, card]) => {
+      const verdict = cardVerdict(card);
+      const mistake = verdict && verdict.error;
+      const classes = [seat === winner ? "won" : "", mistake ? "mistake" : ""].filter(Boolean).join(" ");
       const played = el("div", `rp-played at-${area(seat, state.hands.length)}`, [
-        finished.cardChip(card, seat === winner ? "won" : ""),
+        finished.cardChip(card, classes),
         el("span", "rp-by", name(seat)),
+        mistake ? el("span", "rp-cost", `−${verdict.cost}`) : null,
       ]);
+      if (mistake) played.dataset.testid = "error-mark";
       return played;
     }));
     box.dir = "ltr";
@@ -347,6 +410,110 @@ whist.addTranslations({
   }
 
   const seatOfLastCard = (trick) => (trick.leader + trick.cards.length - 1) % game.players.length;
+
+  // Analysis ------------------------------------------------------------------------------------
+
+  function handAnalysis() {
+    if (!analysis) return null;
+    return analysis.hands.find((h) => h.number === game.hands[hand].number) || null;
+  }
+
+  function cardVerdict(card) {
+    const found = handAnalysis();
+    return found ? found.cards.find((v) => v.card === card) || null : null;
+  }
+
+  const botName = () => whist.t(`level.${analysis.bot}`);
+
+  // Numbers set apart left to right (Unicode's left-to-right isolate), so that a minus sign stays
+  // before its number in a Hebrew sentence.
+  const ltr = (value) => `\u2066${value}\u2069`;
+
+  // "2 points", "1 trick"; "−2 points" with a sign.
+  function amount(n, sign = "") {
+    const key = analysis.unit === "tricks" && n === 1 ? "an.trick" : `an.${analysis.unit}`;
+    return whist.t(key, { n: ltr(`${sign}${n}`) });
+  }
+
+  // A call, a contract, or the three cards of a Frisch pass, as the page writes them.
+  function bidWords(phase, names) {
+    if (phase === "frisch") return names.map(cardName).join(" ");
+    if (phase === "contract") return names[0];
+    return names[0] === "pass" ? whist.t("replay.pass") : finished.bidText(names[0]);
+  }
+
+  // The verdict on the action that led to this step: a card's cost, or the bot's call beside the player's.
+  function renderVerdict() {
+    const box = $("verdict");
+    const action = steps()[step].action;
+    box.hidden = !action;
+    box.className = "verdict";
+    if (!action) return;
+    if (!analysis) {
+      box.textContent = analysisError ? whist.t("an.failed", { message: analysisError }) : whist.t("an.loading");
+      box.classList.add("pending");
+      return;
+    }
+    const found = handAnalysis();
+    const card = found && found.cards.find((v) => v.step === step);
+    const bid = found && found.bids.find((b) => b.steps.includes(step));
+    if (card && !card.analysed) {
+      box.textContent = whist.t("an.not_analysed", { n: analysis.max_tricks });
+      box.classList.add("pending");
+    } else if (card && card.error) {
+      box.textContent = whist.t("an.error", { cost: amount(card.cost), value: ltr(card.value), best: ltr(card.best),
+        cards: card.best_cards.map(whist.cardText).join(" ") });
+      box.classList.add("bad");
+    } else if (card) {
+      box.textContent = whist.t("an.best", { value: ltr(card.value) });
+      box.classList.add("good");
+    } else if (bid) {
+      box.textContent = bid.agrees ? whist.t("an.bot_agrees", { bot: botName() })
+        : whist.t("an.bot_differs", { bot: botName(), action: bidWords(bid.phase, bid.suggested) });
+      box.classList.add(bid.agrees ? "good" : "differs");
+    } else {
+      box.hidden = true;
+    }
+  }
+
+  // The hand's analysis under the felt: each player's errors and cost, the errors (each one a link
+  // to its step), and every call and bid beside the bot's.
+  function renderHandAnalysis() {
+    const box = $("analysis");
+    const found = handAnalysis();
+    box.hidden = !found || (found.cancelled && !found.bids.length);
+    if (box.hidden) return;
+    const seats = game.players.map((_, seat) => el("li", found.errors[seat] ? "has-errors" : "", [
+      el("span", "rp-name", name(seat)),
+      el("span", "", whist.t(found.errors[seat] === 1 ? "an.player_line_one" : "an.player_line",
+        { errors: found.errors[seat], cost: amount(found.cost[seat]) })),
+    ]));
+    const errors = found.cards.filter((v) => v.error).map((v) => jumpItem(v.step, "", whist.t("an.error_item",
+      { trick: v.trick, name: name(v.seat), card: whist.cardText(v.card), cost: amount(v.cost, "−") })));
+    const parts = [
+      el("h2", "", whist.t("an.title", { n: game.hands[hand].number })),
+      el("p", "muted", whist.t(`an.note.${analysis.unit}`, { n: analysis.max_tricks })),
+      el("ul", "an-players", seats),
+      el("h3", "", whist.t("an.errors")),
+      errors.length ? el("ol", "an-list", errors) : el("p", "muted", whist.t("an.no_errors")),
+    ];
+    if (found.bids.length) {
+      const bids = found.bids.map((b) => jumpItem(b.steps[0], b.agrees ? "agrees" : "differs",
+        `${name(b.seat)} · ${whist.t(`an.phase.${b.phase}`)}: ${bidWords(b.phase, b.actual)}`
+        + (b.agrees ? " ✓" : ` → ${botName()}: ${bidWords(b.phase, b.suggested)}`)));
+      parts.push(el("h3", "", whist.t("an.bids", { bot: botName() })), el("ol", "an-list", bids));
+    }
+    box.replaceChildren(...parts);
+  }
+
+  function jumpItem(target, className, text) {
+    const button = el("button", "link", text);
+    button.type = "button";
+    button.addEventListener("click", () => moveTo(hand, target));
+    const item = el("li", className, [button]);
+    item.dataset.testid = className === "differs" ? "bid-differs" : className === "agrees" ? "bid-agrees" : "error-item";
+    return item;
+  }
 
   // Events --------------------------------------------------------------------------------------
 
