@@ -1,10 +1,13 @@
 """The long agreement check of whist.bots.dd against DDS (endplay); prints every disagreement.
 
-    python bench/solver_vs_dds_check.py [--deals 1000] [--tricks 13] [--mid-trick 1000] [--mid-trick-max 13] [--seed 1]
+    python bench/solver_vs_dds_check.py [--deals 1000] [--tricks 13] [--single 0] [--mid-trick 1000]
+                                        [--mid-trick-max 13] [--seed 1]
 
 Part one compares whole tables (5 strains x 4 leaders) on ``--deals`` random deals of
-``--tricks`` cards a hand; part two compares ``--mid-trick`` positions with 1-3 cards already
-played to the current trick, of 2 to ``--mid-trick-max`` cards a hand.
+``--tricks`` cards a hand; part two compares ``--single`` more deals of ``--tricks`` cards, each
+with one random strain and leader (a cheaper way to cover many deals); part three compares
+``--mid-trick`` positions with 1-3 cards already played to the current trick, of 2 to
+``--mid-trick-max`` cards a hand.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--tricks", type=int, default=13)
+    parser.add_argument("--single", type=int, default=0, help="deals checked for one random strain and leader")
     parser.add_argument("--mid-trick", type=int, default=1000)
     parser.add_argument("--mid-trick-max", type=int, default=13, help="most cards a hand in mid-trick positions")
     parser.add_argument("--seed", type=int, default=1)
@@ -44,6 +48,15 @@ def main() -> None:
                       f"{to_deal(hands, 4, 0).to_pbn()}")
         if (number + 1) % 50 == 0:
             print(f"{number + 1} deals, {time.perf_counter() - start:.0f} s", flush=True)
+    for number in range(args.single):
+        hands, trump, leader = deal(rng, args.tricks), rng.randrange(5), rng.randrange(4)
+        ours_tricks, theirs_tricks = solve(hands, trump, leader), dds_solve(hands, trump, leader)
+        if ours_tricks != theirs_tricks:
+            disagreements += 1
+            print(f"DISAGREE single: ours {ours_tricks}, DDS {theirs_tricks}: strain {trump} leader {leader} "
+                  f"{to_deal(hands, trump, leader).to_pbn()}")
+        if (number + 1) % 100 == 0:
+            print(f"{number + 1} single deals, {time.perf_counter() - start:.0f} s", flush=True)
     for _ in range(args.mid_trick):
         tricks = rng.randint(2, args.mid_trick_max)
         hands, trump, leader = deal(rng, tricks), rng.randrange(5), rng.randrange(4)
@@ -58,8 +71,8 @@ def main() -> None:
             disagreements += 1
             print(f"DISAGREE mid-trick: ours {ours_tricks}, DDS {theirs_tricks}: trump {trump} leader {leader} "
                   f"trick {trick} hands {hands}")
-    checked = args.deals * 20 + args.mid_trick
-    print(f"checked {checked} positions ({args.deals} deals x 20 + {args.mid_trick} mid-trick): "
+    checked = args.deals * 20 + args.single + args.mid_trick
+    print(f"checked {checked} positions ({args.deals} deals x 20 + {args.single} single + {args.mid_trick} mid-trick): "
           f"{disagreements} disagreements, {time.perf_counter() - start:.0f} s")
 
 

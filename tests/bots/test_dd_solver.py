@@ -56,11 +56,33 @@ def test_tables_agree_with_dds_on_endings(tricks: int) -> None:
 
 
 def test_deep_endings_agree_with_dds() -> None:
-    # Whole 13-card deals take our solver seconds each: they are left to bench/solver_vs_dds_check.py.
     rng = random.Random(13)
     for _ in range(6):
         hands, trump, leader, _trick = random_position(rng, 10, 0)
         assert solve(hands, trump, leader) == dds_solve(hands, trump, leader), (hands, trump, leader)
+
+
+def test_full_deals_agree_with_dds() -> None:
+    # A CI-sized sample of whole deals; bench/solver_vs_dds_check.py checks thousands.
+    rng = random.Random(2026)
+    for number in range(10):
+        hands, _trump, _leader, _trick = random_position(rng, 13, 0)
+        trump, leader = number % 5, number % 4  # every strain and every leader
+        assert solve(hands, trump, leader) == dds_solve(hands, trump, leader), (hands, trump, leader)
+
+
+@pytest.mark.parametrize(
+    ("hands", "trump", "leader", "trick"),
+    [
+        # A card that won by rank stood for the equal cards below it: their ranks count too.
+        ([316660427008000, 8598880644, 11063902945312, 1130302787289153], 4, 3, []),
+        ([2375656148992, 84967468, 2851035932656128, 439804651708546], 2, 1, [46]),
+        # Cards are equal only if no card of the current trick lies between them.
+        ([175939174533696, 1126180153459744, 2230321152, 249661751296], 0, 1, [3, 8, 28]),
+    ],
+)
+def test_positions_that_once_disagreed_with_dds(hands: list[int], trump: int, leader: int, trick: list[int]) -> None:
+    assert solve(hands, trump, leader, trick) == dds_solve(hands, trump, leader, trick)
 
 
 def test_mid_trick_positions_agree_with_dds() -> None:

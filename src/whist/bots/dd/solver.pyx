@@ -1,59 +1,84 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Compiled double-dummy search: the most tricks a partnership can take with all hands open.
 
-The search works the way DDS does, in a smaller form:
+The search follows the ideas that make Bo Haglund's DDS fast:
 
-- Alpha-beta over single cards; the value of a position is the number of tricks N/S (seats 0
-  and 2) take from the cards that remain, the current trick included.
-- The exact value is found by null-window tests ("can N/S take at least k tricks?"), halving
-  the range of k each time; every test reuses the bounds that earlier tests left in the table.
-- A transposition table, probed at the start of each trick, keyed on the leader and the four
-  hands written in *relative* ranks: the cards left in a suit are renumbered from the ace down,
-  so positions that differ only in which small cards are gone share one entry. An entry holds a
-  lower and an upper bound on the N/S tricks and the lead that decided it (tried first when the
-  position comes back in the next test). Slots come in pairs; a new entry replaces a stale one
-  or the one with fewer tricks left.
-- Bounds at each trick's start: the top cards the leader can cash (a lower bound for the
-  leader's side) and the top trumps each side holds (each wins a trick). The last trick is
-  scored without search.
-- Move ordering: cashing winners, winning cheaply in fourth seat, ruffing low, and playing low
-  behind a partner who wins; cards equivalent to one already tried (the same hand holds the next
-  higher card that is still out, or in the current trick) are not searched again.
+- Boolean searches: "can N/S (seats 0 and 2) take at least ``target`` of the tricks left?".
+  The exact value is found by a run of such tests that steps from a guess towards the answer
+  (the MTD idea); the transposition table carries the bounds from one test to the next.
+- Partition search. Every search returns, besides its answer, the set of cards whose *ranks*
+  the answer depended on (a card that won a trick by out-ranking a card of its suit, with the
+  equal lower cards of its hand that it was searched for; the top cards that a quick-trick
+  count relied on; ...). At a trick's start the answer is stored for
+  the whole class of positions that have the same leader, the same suit lengths in every hand
+  and the same owners of the top cards of each suit down to the lowest of those cards, with
+  ranks counted among the cards still out (relative ranks). One entry then answers for many
+  positions that differ only in small cards. Entries hold for any deal in their strain; the
+  table is kept while the same deal is solved again (other leaders, other tricks), as DDS does.
+- Cheap bounds before any search at a trick's start: the tricks the leader can cash from the
+  top, the top trumps each side holds, and the last trick scored without search.
+- Move ordering in the spirit of DDS's weights (cash winners, lead towards partner's winners,
+  give partner a ruff, win cheaply, play low behind a partner who wins, discard from length),
+  the lead stored with a matching table entry tried first, and cards equivalent to one
+  already tried (adjacent among the cards still out, same hand) not searched again. (A killer
+  move per depth was tried and dropped: it doubled the nodes.)
 
-The module keeps its state in C globals: it is not re-entrant, which is fine under the GIL.
-``whist.bots.dd`` validates the input and is the API to use; ``reference.py`` is the plain
-minimax that the tests compare this module with.
+Everything in the search is C: cards are ints 0..51 (suit = card // 13, 12 = ace), hands are
+64-bit masks, and the state lives in C globals, so the module is not re-entrant (fine under the
+GIL). ``whist.bots.dd`` validates the input and is the API to use; ``reference.py`` is the plain
+minimax the tests compare this module with.
 """
 
-from libc.stdint cimport int8_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, malloc
 
 ctypedef uint64_t Mask
 
 cdef extern from *:
+    """
+    /* Without -mpopcnt GCC calls a library routine for every popcount; the instruction is on
+       every x86-64 CPU since 2008, so ask for it here rather than in the build flags. */
+    #if defined(__GNUC__) && defined(__x86_64__) && !defined(__POPCNT__)
+    #pragma GCC target("popcnt")
+    #endif
+    """
     int popcount "__builtin_popcountll"(unsigned long long) nogil
     int lowest_bit "__builtin_ctzll"(unsigned long long) nogil
     int leading_zeros "__builtin_clzll"(unsigned long long) nogil
 
 cdef Mask SUIT = 0x1FFF
 cdef enum:
-    TT_BITS = 21
-    TT_SIZE = 1 << TT_BITS
     NO_TRUMP = 4
+    BUCKET_BITS = 17
+    BUCKETS = 1 << BUCKET_BITS
+    BLOCK_ENTRIES = 15  # entries in one block of memory: a probe walks whole blocks
+    BLOCKS = 1 << 17
 
 
 cdef struct Entry:
-    Mask key[4]
-    uint32_t generation
-    int8_t leader
-    int8_t lower
+    Mask significant  # relative ranks (top of each suit) whose owners the bounds depend on
+    Mask odd  # relative ranks of seats 1 and 3, cut to ``significant``
+    Mask high  # relative ranks of seats 2 and 3, cut to ``significant``
+    int8_t lower  # bounds on the N/S tricks from the tricks left
     int8_t upper
-    int8_t best_lead  # the lead that gave the value or the cut-off last time, tried first
-    int8_t depth  # tricks left: the deeper entry of a pair is the costlier to lose
+    int8_t best_lead  # the lead that settled a test here, tried first next time (-1: none)
+
+
+cdef struct Block:
+    Entry entries[BLOCK_ENTRIES]
+    int32_t next  # the next (older) block of the same bucket, -1 at the end
+    int32_t count
+
+
+cdef struct Bucket:
+    Mask lengths  # 4 bits per (seat, suit): every entry of a bucket has the same lengths and leader
+    uint32_t generation  # of the table's life that filled it: older ones count as empty
+    int32_t first  # the newest block
+    int32_t leader
 
 
 # The position being searched. ``cards[j]``, ``win_card[j]`` and ``win_seat[j]`` describe the
-# current trick after j + 1 cards; ``played`` is the mask of its cards.
+# current trick after j + 1 cards.
 cdef Mask hand[4]
 cdef int trump = NO_TRUMP
 cdef int leader = 0
@@ -61,30 +86,77 @@ cdef int played_count = 0
 cdef int cards[4]
 cdef int win_card[4]
 cdef int win_seat[4]
-cdef Mask played = 0
 
-cdef Entry* table = NULL
+cdef Bucket* table = NULL
+cdef Block* blocks = NULL
+cdef int32_t blocks_used = 0
 cdef uint32_t generation = 0
 cdef long long nodes = 0
+
+# Bit extraction by table (no BMI2 assumed): the low 7 and high 6 ranks of a suit separately.
+cdef uint8_t extract_low[128 * 128]
+cdef uint8_t extract_high[64 * 64]
+
+
+cdef void build_tables() noexcept:
+    cdef int mask, bits, position, rank, result
+    for mask in range(128):
+        for bits in range(128):
+            result = 0
+            position = 0
+            for rank in range(7):
+                if (mask >> rank) & 1:
+                    if (bits >> rank) & 1:
+                        result |= 1 << position
+                    position += 1
+            extract_low[mask * 128 + bits] = result
+    for mask in range(64):
+        for bits in range(64):
+            result = 0
+            position = 0
+            for rank in range(6):
+                if (mask >> rank) & 1:
+                    if (bits >> rank) & 1:
+                        result |= 1 << position
+                    position += 1
+            extract_high[mask * 64 + bits] = result
+
+
+build_tables()
 
 
 cdef inline int highest(Mask mask) noexcept nogil:
     return 63 - leading_zeros(mask)
 
 
+cdef inline Mask bit(int card) noexcept nogil:
+    return (<Mask>1) << card
+
+
+cdef inline Mask suit_of(Mask mask, int suit) noexcept nogil:
+    return (mask >> (13 * suit)) & SUIT
+
+
+cdef inline Mask relative(Mask cards_in_suit, Mask out_in_suit) noexcept nogil:
+    """A hand's cards of one suit renumbered among the cards still out, the top one as rank 12."""
+    cdef Mask low = out_in_suit & 0x7F
+    cdef Mask high = out_in_suit >> 7
+    cdef Mask packed = extract_low[low * 128 + (cards_in_suit & 0x7F)]
+    packed |= (<Mask>extract_high[high * 64 + (cards_in_suit >> 7)]) << popcount(low)
+    return packed << (13 - popcount(out_in_suit))
+
+
 cdef inline bint beats(int card, int best) noexcept nogil:
     """Whether ``card`` beats the card winning the trick so far."""
     cdef int suit = card // 13
-    cdef int best_suit = best // 13
-    if suit == best_suit:
+    if suit == best // 13:
         return card > best
     return suit == trump
 
 
 cdef inline void play(int seat, int card) noexcept nogil:
-    global played_count, played
-    hand[seat] &= ~((<Mask>1) << card)
-    played |= (<Mask>1) << card
+    global played_count
+    hand[seat] &= ~bit(card)
     cards[played_count] = card
     if played_count == 0 or beats(card, win_card[played_count - 1]):
         win_card[played_count] = card
@@ -96,192 +168,434 @@ cdef inline void play(int seat, int card) noexcept nogil:
 
 
 cdef inline void unplay(int seat, int card) noexcept nogil:
-    global played_count, played
+    global played_count
     played_count -= 1
-    hand[seat] |= (<Mask>1) << card
-    played &= ~((<Mask>1) << card)
+    hand[seat] |= bit(card)
 
 
-cdef inline Mask compress_suit(Mask cards_in_suit, Mask out_in_suit) noexcept nogil:
-    """The cards of one hand in a suit, renumbered among the cards still out from the ace down."""
+cdef inline Mask trick_rank_card() noexcept nogil:
+    """The winning card of the full trick and the cards it stood for, if it won by out-ranking
+    a card of its own suit; else 0.
+
+    A card that won only because the others could not follow (or ruff) would win at any rank,
+    so its rank is not part of the answer; the suit lengths already are. A card that won by rank
+    was searched for its whole sequence (the lower cards of the same hand that no other card
+    still out, or in this trick, separates from it), which was therefore equal to it only
+    because of those ranks: they are all part of the answer.
+    """
+    cdef int winner = win_card[3]
+    cdef int suit = winner // 13
+    cdef int i, below
     cdef Mask result = 0
-    cdef int position = 12
-    cdef int card
-    while out_in_suit:
-        card = highest(out_in_suit)
-        out_in_suit &= ~((<Mask>1) << card)
-        if (cards_in_suit >> card) & 1:
-            result |= (<Mask>1) << position
-        position -= 1
+    cdef Mask separating, owner
+    for i in range(4):
+        if cards[i] != winner and cards[i] // 13 == suit:
+            result = bit(winner)
+    if result == 0:
+        return 0
+    owner = hand[win_seat[3]]
+    separating = (hand[0] | hand[1] | hand[2] | hand[3] | bit(cards[0]) | bit(cards[1]) | bit(cards[2])
+                  | bit(cards[3])) & (SUIT << (13 * suit)) & (bit(winner) - 1)
+    while separating:
+        below = highest(separating)
+        if not (owner >> below) & 1:
+            break
+        result |= bit(below)
+        separating &= ~bit(below)
     return result
 
 
-cdef inline void relative_key(Mask* key) noexcept nogil:
-    cdef Mask out = hand[0] | hand[1] | hand[2] | hand[3]
-    cdef int seat, suit
-    cdef Mask out_in_suit
-    for seat in range(4):
-        key[seat] = 0
-    for suit in range(4):
-        out_in_suit = (out >> (13 * suit)) & SUIT
-        if out_in_suit == 0:
-            continue
-        for seat in range(4):
-            key[seat] |= compress_suit((hand[seat] >> (13 * suit)) & SUIT, out_in_suit) << (13 * suit)
+# --- bounds at a trick's start ------------------------------------------------------------------
 
+cdef int cash_tricks(const Mask* hands, int seat, Mask* used) noexcept nogil:
+    """Tricks ``seat``, on lead, can cash at once from the top of its own hand.
 
-cdef inline bint matches(Entry* entry, Mask* key) noexcept nogil:
-    return (entry.generation == generation and entry.leader == leader and entry.key[0] == key[0]
-            and entry.key[1] == key[1] and entry.key[2] == key[2] and entry.key[3] == key[3])
-
-
-cdef inline Entry* slot(Mask* key) noexcept nogil:
-    """The entry for ``key``: one of a pair of slots, the matching one, else the one to overwrite.
-
-    A stale entry (an earlier solve) or the shallower of the two is overwritten, so that the
-    expensive results near the root survive the many entries made near the leaves.
+    A suit counts the seat's cards above every other card of the suit (all of them when the
+    others are void). With trumps out against it, a side suit counts only as many rounds as each
+    opponent holding trumps can follow: while following, an opponent's other suits keep their
+    lengths, so the suits add up. ``used`` gets the cards whose ranks the count relied on.
     """
-    cdef Mask h = (key[0] * <Mask>0x9E3779B97F4A7C15ULL) ^ (key[1] * <Mask>0xC2B2AE3D27D4EB4FULL)
-    h ^= (key[2] * <Mask>0x165667B19E3779F9ULL) ^ (key[3] * <Mask>0xD6E8FEB86659FD93ULL)
-    h ^= <Mask>leader * <Mask>0xFF51AFD7ED558CCDULL
-    h ^= h >> 29
-    cdef Entry* first = &table[h & (TT_SIZE - 2)]
-    cdef Entry* second = first + 1
-    if matches(first, key):
-        return first
-    if matches(second, key):
-        return second
-    if first.generation != generation:
-        return first
-    if second.generation != generation:
-        return second
-    return first if first.depth <= second.depth else second
-
-
-cdef int quick_tricks() noexcept nogil:
-    """Tricks the leader can cash at once from the top: a lower bound for the leader's side.
-
-    With no trump (or no trumps left with the opponents) every card at the top of its suit
-    wins. Otherwise only the trump suit and one side suit count, the side suit capped by the
-    length of each opponent who could ruff: an opponent keeps their side-suit length while
-    following to trumps, and one who discards has no trump left to ruff with.
-    """
-    cdef int seat = leader
-    cdef Mask opponents = hand[(seat + 1) & 3] | hand[(seat + 3) & 3]
-    cdef Mask others = opponents | hand[(seat + 2) & 3]
-    cdef bint ruff_danger = trump != NO_TRUMP and ((opponents >> (13 * trump)) & SUIT) != 0
+    cdef Mask opponents = hands[seat ^ 1] | hands[seat ^ 3]
+    cdef Mask others = opponents | hands[seat ^ 2]
+    cdef bint ruff_danger = trump != NO_TRUMP and suit_of(opponents, trump) != 0
     cdef int total = 0
-    cdef int best_side = 0
-    cdef int suit, count, cap, opponent
-    cdef Mask mine, rest, opponent_trumps
+    cdef int suit, count, opponent
+    cdef Mask mine, rest, top
+    used[0] = 0
     for suit in range(4):
-        mine = (hand[seat] >> (13 * suit)) & SUIT
+        mine = suit_of(hands[seat], suit)
         if mine == 0:
             continue
-        rest = (others >> (13 * suit)) & SUIT
+        rest = suit_of(others, suit)
         if rest == 0:
             count = popcount(mine)
         else:
-            count = popcount(mine >> (highest(rest) + 1))
-        if count == 0:
-            continue
-        if not ruff_danger or suit == trump:
-            total += count
-            continue
-        cap = count
-        for opponent in range(1, 4, 2):
-            opponent_trumps = (hand[(seat + opponent) & 3] >> (13 * trump)) & SUIT
-            if opponent_trumps:
-                cap = min(cap, popcount((hand[(seat + opponent) & 3] >> (13 * suit)) & SUIT))
-        best_side = max(best_side, cap)
-    return total + best_side
+            top = mine >> (highest(rest) + 1)
+            count = popcount(top)
+            if count == 0:
+                continue
+            used[0] |= (top << (highest(rest) + 1)) << (13 * suit)
+        if ruff_danger and suit != trump:
+            for opponent in range(1, 4, 2):
+                if suit_of(hands[seat ^ opponent], trump):
+                    count = min(count, popcount(suit_of(hands[seat ^ opponent], suit)))
+        total += count
+    return total
 
 
-cdef int last_trick() noexcept nogil:
-    """N/S's trick when every hand has one card left: there is no choice to make."""
-    cdef int position, seat, card
+cdef inline Mask without_lowest(Mask cards, int suit) noexcept nogil:
+    cdef Mask in_suit = cards & (SUIT << (13 * suit))
+    return cards & ~(in_suit & (~in_suit + 1))
+
+
+cdef int quick_tricks(Mask* used) noexcept nogil:
+    """Tricks the leader's side can take at once: a lower bound for it.
+
+    Either the leader cashes its own winners, or it leads low to a suit that partner heads
+    (nobody can ruff it) and partner, now on lead, cashes its winners; each opponent and the
+    leader follow with their lowest card of the suit, which only weakens partner's count.
+    """
+    cdef int seat = leader
+    cdef int partner = seat ^ 2
+    cdef int best = cash_tricks(hand, seat, used)
+    cdef int suit, top, tricks, opponent
+    cdef Mask after[4]
+    cdef Mask out = hand[0] | hand[1] | hand[2] | hand[3]
+    cdef Mask partner_used
+    cdef bint safe
+    for suit in range(4):
+        if suit_of(hand[seat], suit) == 0 or suit_of(hand[partner], suit) == 0:
+            continue
+        top = highest(suit_of(out, suit)) + 13 * suit
+        if not (hand[partner] >> top) & 1:
+            continue
+        safe = True
+        if trump != NO_TRUMP and suit != trump:
+            for opponent in range(1, 4, 2):
+                if suit_of(hand[seat ^ opponent], suit) == 0 and suit_of(hand[seat ^ opponent], trump) != 0:
+                    safe = False
+        if not safe:
+            continue
+        after[seat] = without_lowest(hand[seat], suit)
+        after[partner] = hand[partner] & ~bit(top)
+        after[seat ^ 1] = without_lowest(hand[seat ^ 1], suit)
+        after[seat ^ 3] = without_lowest(hand[seat ^ 3], suit)
+        tricks = 1 + cash_tricks(after, partner, &partner_used)
+        if tricks > best:
+            best = tricks
+            used[0] = partner_used | bit(top)
+    return best
+
+
+cdef int top_trumps(int side, Mask* used) noexcept nogil:
+    """Tricks ``side`` (0 N/S, 1 E/W) wins for sure with the top trumps it holds.
+
+    A trump above all of the other side's trumps wins the trick it falls in, and the cards of one
+    hand fall in different tricks.
+    """
+    cdef Mask mine = suit_of(hand[side], trump)
+    cdef Mask partner = suit_of(hand[side + 2], trump)
+    cdef Mask theirs = suit_of(hand[1 - side] | hand[3 - side], trump)
+    cdef Mask above
+    used[0] = 0
+    if theirs:
+        above = ~(((<Mask>2) << highest(theirs)) - 1)
+        mine &= above
+        partner &= above
+        used[0] = ((mine | partner) & SUIT) << (13 * trump)
+    return max(popcount(mine), popcount(partner))
+
+
+cdef bint last_trick(int target, Mask* used) noexcept nogil:
+    """Whether N/S reach ``target`` when every hand has one card left: there is no choice."""
+    cdef int position, seat, card, suit
     cdef int best = lowest_bit(hand[leader])
     cdef int best_seat = leader
+    cdef bint by_rank = False
     for position in range(1, 4):
         seat = (leader + position) & 3
         card = lowest_bit(hand[seat])
         if beats(card, best):
             best = card
             best_seat = seat
-    return 1 if (best_seat & 1) == 0 else 0
+    suit = best // 13
+    for seat in range(4):
+        card = lowest_bit(hand[seat])
+        if card != best and card // 13 == suit:
+            by_rank = True
+    used[0] = bit(best) if by_rank else 0
+    return (1 if (best_seat & 1) == 0 else 0) >= target
 
 
-cdef int top_trumps(int side) noexcept nogil:
-    """Tricks ``side`` (0 N/S, 1 E/W) wins for sure with the top trumps it holds.
+# --- transposition table -------------------------------------------------------------------------
 
-    The highest trumps still out, as long as the side holds them all, each win the trick they are
-    played to; the ones in one hand are played to different tricks.
+# A position at a trick's start as the table sees it: owners in relative ranks as two bit planes
+# (``odd``: seats 1 and 3, ``high``: seats 2 and 3), so one compare covers all four hands.
+cdef struct Abstract:
+    Mask lengths
+    Mask odd
+    Mask high
+    Mask out[4]  # cards still out, per suit (13 bits)
+    Bucket* bucket
+
+
+cdef inline void abstract_position(Abstract* position) noexcept nogil:
+    cdef int seat, suit
+    cdef Mask all_out = hand[0] | hand[1] | hand[2] | hand[3]
+    cdef Mask lengths = 0
+    cdef Mask h, rel
+    position.odd = 0
+    position.high = 0
+    for suit in range(4):
+        position.out[suit] = suit_of(all_out, suit)
+        if position.out[suit] == 0:
+            continue
+        for seat in range(1, 4):
+            rel = relative(suit_of(hand[seat], suit), position.out[suit]) << (13 * suit)
+            if seat & 1:
+                position.odd |= rel
+            if seat & 2:
+                position.high |= rel
+    for seat in range(4):
+        for suit in range(4):
+            lengths |= (<Mask>popcount(suit_of(hand[seat], suit))) << (16 * seat + 4 * suit)
+    position.lengths = lengths
+    h = (lengths ^ (<Mask>leader << 62)) * <Mask>0x9E3779B97F4A7C15ULL
+    position.bucket = &table[(h ^ (h >> 29)) >> (64 - BUCKET_BITS)]
+
+
+cdef inline Mask absolute_cards(Abstract* position, Mask significant) noexcept nogil:
+    """The lowest card of each suit's significant top: the parent keeps every card above it too."""
+    cdef int suit, count
+    cdef Mask out, result = 0
+    for suit in range(4):
+        count = popcount(suit_of(significant, suit))
+        if count == 0:
+            continue
+        out = position.out[suit]
+        while count > 1:
+            out &= ~bit(highest(out))
+            count -= 1
+        result |= bit(highest(out) + 13 * suit)
+    return result
+
+
+cdef inline Mask significant_ranks(Abstract* position, Mask used) noexcept nogil:
+    """The relative ranks, from each suit's top down to the lowest card in ``used``."""
+    cdef int suit, count
+    cdef Mask in_suit, result = 0
+    for suit in range(4):
+        in_suit = suit_of(used, suit) & position.out[suit]
+        if in_suit == 0:
+            continue
+        count = popcount(position.out[suit] >> lowest_bit(in_suit))
+        result |= ((((<Mask>1) << count) - 1) << (13 - count)) << (13 * suit)
+    return result
+
+
+cdef inline bint is_for(Bucket* bucket, Abstract* position) noexcept nogil:
+    return bucket.generation == generation and bucket.lengths == position.lengths and bucket.leader == leader
+
+
+cdef inline bint same_class(Entry* entry, Abstract* position) noexcept nogil:
+    return (((entry.odd ^ position.odd) | (entry.high ^ position.high)) & entry.significant) == 0
+
+
+cdef int probe(Abstract* position, int target, Mask* used, int* hint) noexcept nogil:
+    """1 or 0 when a stored bound settles the test, else -1 and maybe a lead to try first."""
+    cdef Bucket* bucket = position.bucket
+    cdef Block* block
+    cdef Entry* entry
+    cdef int32_t index
+    cdef int i
+    if not is_for(bucket, position):
+        return -1
+    index = bucket.first
+    while index >= 0:
+        block = &blocks[index]
+        for i in range(block.count):
+            entry = &block.entries[i]
+            if same_class(entry, position):
+                if entry.lower >= target or entry.upper < target:
+                    used[0] = absolute_cards(position, entry.significant)
+                    return 1 if entry.lower >= target else 0
+                if hint[0] < 0 and entry.best_lead >= 0 and (hand[leader] >> entry.best_lead) & 1:
+                    hint[0] = entry.best_lead
+        index = block.next
+    return -1
+
+
+cdef void clear_table() noexcept nogil:
+    global generation, blocks_used
+    generation += 1
+    if generation == 0:
+        generation = 1
+    blocks_used = 0
+
+
+cdef int32_t new_block(int32_t next) noexcept nogil:
+    global blocks_used
+    cdef int32_t index = blocks_used
+    blocks_used += 1
+    blocks[index].next = next
+    blocks[index].count = 0
+    return index
+
+
+cdef void store(Abstract* position, Mask used, int lower, int upper, int best_lead) noexcept nogil:
+    """Record a bound for the class of ``position`` cut by the ranks in ``used``.
+
+    A bucket holds one suit-length pattern and leader (another pattern that hashes there takes
+    its place); its entries fill blocks, the newest first. When the blocks run out the table
+    starts again empty: simpler than choosing victims, and rare.
     """
-    cdef Mask mine = (hand[side] >> (13 * trump)) & SUIT
-    cdef Mask partner = (hand[side + 2] >> (13 * trump)) & SUIT
-    cdef Mask theirs = ((hand[1 - side] | hand[3 - side]) >> (13 * trump)) & SUIT
-    cdef Mask top
-    if (mine | partner) == 0:
-        return 0
-    if theirs:
-        top = ~(((<Mask>2) << highest(theirs)) - 1)
-        mine &= top
-        partner &= top
-    return max(popcount(mine), popcount(partner))
+    cdef Mask significant = significant_ranks(position, used)
+    cdef Bucket* bucket = position.bucket
+    cdef Block* block
+    cdef Entry* entry
+    cdef int32_t index
+    cdef int i
+    if is_for(bucket, position):
+        index = bucket.first
+        while index >= 0:
+            block = &blocks[index]
+            for i in range(block.count):
+                entry = &block.entries[i]
+                if entry.significant == significant and same_class(entry, position):
+                    entry.lower = max(entry.lower, lower)
+                    entry.upper = min(entry.upper, upper)
+                    if best_lead >= 0:
+                        entry.best_lead = best_lead
+                    return
+            index = block.next
+    if blocks_used == BLOCKS:
+        clear_table()
+    if not is_for(bucket, position):
+        bucket.generation = generation
+        bucket.lengths = position.lengths
+        bucket.leader = leader
+        bucket.first = new_block(-1)
+    block = &blocks[bucket.first]
+    if block.count == BLOCK_ENTRIES:
+        if blocks_used == BLOCKS:
+            clear_table()
+            bucket.generation = generation
+            bucket.first = new_block(-1)
+        else:
+            bucket.first = new_block(bucket.first)
+        block = &blocks[bucket.first]
+    entry = &block.entries[block.count]
+    block.count += 1
+    entry.significant = significant
+    entry.odd = position.odd & significant
+    entry.high = position.high & significant
+    entry.lower = lower
+    entry.upper = upper
+    entry.best_lead = best_lead
 
 
-cdef int order_moves(int seat, int* moves) noexcept nogil:
+# --- move ordering ---------------------------------------------------------------------------------
+
+cdef inline int lead_score(int seat, int card, Mask out) noexcept nogil:
+    cdef int suit = card // 13
+    cdef int rank = card - 13 * suit
+    cdef Mask in_suit = SUIT << (13 * suit)
+    cdef Mask trumps = SUIT << (13 * trump) if trump != NO_TRUMP else 0
+    cdef Mask lho = hand[(seat + 1) & 3]
+    cdef Mask rho = hand[(seat + 3) & 3]
+    cdef Mask partner = hand[seat ^ 2]
+    cdef int top = highest(out & in_suit)
+    cdef bint opponent_ruffs = (trump != NO_TRUMP and suit != trump
+                                and (((lho & in_suit) == 0 and (lho & trumps) != 0)
+                                     or ((rho & in_suit) == 0 and (rho & trumps) != 0)))
+    if opponent_ruffs:
+        return 10 + rank
+    if card == top:
+        if suit == trump:
+            return 90 if ((lho | rho) & trumps) else 40
+        return 80
+    if (partner >> top) & 1:
+        return 70 - rank  # under partner's winner
+    if (trump != NO_TRUMP and suit != trump and (partner & in_suit) == 0 and (partner & trumps) != 0
+            and not opponent_ruffs):
+        return 60 - rank  # a ruff for partner
+    return 30 - rank
+
+
+cdef inline bint safe_winner(int seat, int card) noexcept nogil:
+    """Whether ``card`` played now is sure to win: no opponent still to play can beat it."""
+    cdef int lead_suit = cards[0] // 13
+    cdef int position, later
+    cdef Mask later_hand, follow
+    for position in range(played_count + 1, 4):
+        later = (leader + position) & 3
+        if ((later - seat) & 1) == 0:
+            continue  # partner
+        later_hand = hand[later]
+        follow = suit_of(later_hand, lead_suit)
+        if follow:
+            if card // 13 == lead_suit and highest(follow) + 13 * lead_suit > card:
+                return False
+        elif trump != NO_TRUMP and suit_of(later_hand, trump):
+            if card // 13 != trump or highest(suit_of(later_hand, trump)) + 13 * trump > card:
+                return False
+    return True
+
+
+cdef inline int follow_score(int seat, int card, Mask out) noexcept nogil:
+    cdef int suit = card // 13
+    cdef int rank = card - 13 * suit
+    cdef int lead_suit = cards[0] // 13
+    cdef int best = win_card[played_count - 1]
+    cdef bint partner_wins = ((win_seat[played_count - 1] - seat) & 3) == 2
+    cdef Mask in_suit
+    if partner_wins and safe_winner(win_seat[played_count - 1], best):
+        if suit != lead_suit:
+            return -rank - (40 if suit == trump else 0) + 4 * popcount(suit_of(hand[seat], suit))
+        return -rank
+    if beats(card, best):
+        if played_count == 3 or safe_winner(seat, card):
+            return 60 - rank - (10 if suit != lead_suit else 0)
+        if played_count == 2:
+            return 30 + rank  # third hand high, to force the fourth
+        return -20 - rank
+    if suit != lead_suit:
+        in_suit = out & (SUIT << (13 * suit))
+        if card == highest(in_suit):
+            return -30 - rank  # keep winners
+        return -rank - (40 if suit == trump else 0) + 4 * popcount(suit_of(hand[seat], suit))
+    return -rank
+
+
+cdef int order_moves(int seat, int* moves, int hint) noexcept nogil:
     """Fill ``moves`` with the seat's legal cards, one per class of equivalent cards, best first."""
     cdef Mask full = hand[seat]
     cdef Mask legal = full
-    cdef Mask out = hand[0] | hand[1] | hand[2] | hand[3] | played
-    cdef Mask opponents = hand[(seat + 1) & 3] | hand[(seat + 3) & 3]
-    cdef Mask partner = hand[(seat + 2) & 3]
-    cdef Mask follow, above, rest, in_suit
+    cdef Mask out = hand[0] | hand[1] | hand[2] | hand[3]
+    cdef Mask separating = out  # the cards still out and those played to this trick
+    cdef Mask above, follow
     cdef int scores[13]
     cdef int count = 0
-    cdef int card, suit, rank, score, i, best, best_seat
-    cdef bint partner_wins, ruffable
+    cdef int card, suit, score, i
+    for i in range(played_count):
+        separating |= bit(cards[i])
     if played_count:
         follow = full & (SUIT << (13 * (cards[0] // 13)))
         if follow:
             legal = follow
-        best = win_card[played_count - 1]
-        best_seat = win_seat[played_count - 1]
-        partner_wins = ((best_seat - seat) & 3) == 2
     while legal:
         card = highest(legal)
-        legal &= ~((<Mask>1) << card)
+        legal &= ~bit(card)
         suit = card // 13
-        rank = card - 13 * suit
-        in_suit = SUIT << (13 * suit)
-        above = out & in_suit & ~(((<Mask>2) << card) - 1)
+        above = separating & (SUIT << (13 * suit)) & ~((bit(card) << 1) - 1)
         if above and (full >> lowest_bit(above)) & 1:
-            continue  # the next higher card still out is ours: same value
-        if played_count == 0:
-            if above == 0:
-                ruffable = (trump != NO_TRUMP and suit != trump and (opponents & in_suit) == 0
-                            and (opponents & (SUIT << (13 * trump))) != 0)
-                score = 20 if ruffable else 100
-            elif (partner >> highest(out & in_suit)) & 1:
-                score = 60 - rank
-            else:
-                score = 30 - rank
-        elif partner_wins:
-            score = -rank
-            if suit == trump and card // 13 != cards[0] // 13:
-                score -= 40
-        elif beats(card, best):
-            if played_count == 3 or suit != cards[0] // 13:
-                score = 60 - rank  # win as cheaply as possible
-            elif played_count == 2:
-                score = 40 + rank  # third hand high
-            else:
-                score = 10 - rank  # second hand low, but before the cards that cannot win
+            continue  # the next higher card still out or in this trick is ours: same value
+        if card == hint:
+            score = 2000
+        elif played_count == 0:
+            score = lead_score(seat, card, out)
         else:
-            score = -rank
-            if suit == trump:
-                score -= 40
+            score = follow_score(seat, card, out)
         i = count
         while i > 0 and scores[i - 1] < score:
             scores[i] = scores[i - 1]
@@ -293,133 +607,154 @@ cdef int order_moves(int seat, int* moves) noexcept nogil:
     return count
 
 
-cdef int search(int alpha, int beta) noexcept nogil:
-    """Fail-soft alpha-beta: the N/S tricks from here, exact when inside (alpha, beta)."""
-    global nodes, leader, played_count
-    cdef int left, quick, top, lower, upper, seat, count, i, card, value, best, won
-    cdef int saved_leader
+# --- the search --------------------------------------------------------------------------------------
+
+cdef int bound_settles(int target, int left, Mask* used) noexcept nogil:
+    """At a trick's start: 1 or 0 when a bound settles the test without search, else -1."""
+    cdef int quick
+    if target <= 0:
+        used[0] = 0
+        return 1
+    if target > left:
+        used[0] = 0
+        return 0
+    if left == 1:
+        return 1 if last_trick(target, used) else 0
+    quick = quick_tricks(used)
+    if leader & 1 == 0:
+        if quick >= target:
+            return 1
+    elif left - quick < target:
+        return 0
+    if trump != NO_TRUMP:
+        if top_trumps(0, used) >= target:
+            return 1
+        if left - top_trumps(1, used) < target:
+            return 0
+    return -1
+
+
+cdef bint search_next_trick(int target, Mask* used) noexcept nogil:
+    """After the fourth card: score the trick and search on from the next one."""
+    global leader, played_count
+    cdef int won = 1 if (win_seat[3] & 1) == 0 else 0
+    cdef Mask rank_cards = trick_rank_card()
+    cdef int saved_leader = leader
     cdef int saved_cards[4]
     cdef int saved_win_card[4]
     cdef int saved_win_seat[4]
-    cdef Mask saved_played
-    cdef Mask key[4]
-    cdef Entry* entry = NULL
+    cdef bint value
+    saved_cards[:] = cards
+    saved_win_card[:] = win_card
+    saved_win_seat[:] = win_seat
+    leader = win_seat[3]
+    played_count = 0
+    value = search(target - won, used)
+    leader = saved_leader
+    played_count = 4
+    cards[:] = saved_cards
+    win_card[:] = saved_win_card
+    win_seat[:] = saved_win_seat
+    used[0] |= rank_cards
+    return value
+
+
+cdef bint search(int target, Mask* used) noexcept nogil:
+    """Whether N/S take at least ``target`` of the tricks left (the current trick included).
+
+    ``used`` gets the cards whose ranks the answer depends on.
+    """
+    global nodes
+    cdef int left, settled, seat, count, i, card
+    cdef Mask child_used
+    cdef Mask all_used = 0
+    cdef Abstract position
     cdef int moves[13]
+    cdef bint maximize, value
+    cdef bint at_start = played_count == 0
     cdef int hint = -1
-    cdef int best_card = -1
-    cdef bint maximize
     nodes += 1
-    if played_count == 0:
+    if at_start:
         left = popcount(hand[leader])
-        if left == 0:
-            return 0
-        if left == 1:
-            return last_trick()
-        lower = 0
-        upper = left
-        relative_key(key)
-        entry = slot(key)
-        if matches(entry, key):
-            lower = entry.lower
-            upper = entry.upper
-            hint = entry.best_lead
-        quick = quick_tricks()
-        if leader & 1 == 0:
-            lower = max(lower, quick)
+        settled = bound_settles(target, left, used)
+        if settled >= 0:
+            return settled == 1
+        if left > 2:
+            abstract_position(&position)
+            settled = probe(&position, target, used, &hint)
+            if settled >= 0:
+                return settled == 1
         else:
-            upper = min(upper, left - quick)
-        if trump != NO_TRUMP:
-            # Each top trump wins the trick it falls in, and one hand's cards fall in different tricks.
-            top = top_trumps(0) 
-            lower = max(lower, top)
-            upper = min(upper, left - top_trumps(1))
-        if lower >= beta or lower == upper:
-            return lower
-        if upper <= alpha:
-            return upper
+            at_start = False  # two tricks: searching them is cheaper than the table
     seat = (leader + played_count) & 3
     maximize = (seat & 1) == 0
-    best = -1 if maximize else 99
-    count = order_moves(seat, moves)
-    if hint >= 0:
-        for i in range(1, count):
-            if moves[i] == hint:
-                moves[i] = moves[0]
-                moves[0] = hint
-                break
+    count = order_moves(seat, moves, hint)
     for i in range(count):
         card = moves[i]
         play(seat, card)
         if played_count == 4:
-            won = 1 if (win_seat[3] & 1) == 0 else 0
-            saved_leader = leader
-            saved_played = played
-            saved_cards[:] = cards
-            saved_win_card[:] = win_card
-            saved_win_seat[:] = win_seat
-            leader = win_seat[3]
-            played_count = 0
-            played = 0
-            value = won + search(alpha - won, beta - won)
-            leader = saved_leader
-            played_count = 4
-            played = saved_played
-            cards[:] = saved_cards
-            win_card[:] = saved_win_card
-            win_seat[:] = saved_win_seat
+            value = search_next_trick(target, &child_used)
         else:
-            value = search(alpha, beta)
+            value = search(target, &child_used)
         unplay(seat, card)
+        if value == maximize:
+            # A cut-off: this card alone settles the test.
+            if at_start:
+                if value:
+                    store(&position, child_used, target, left, card)
+                else:
+                    store(&position, child_used, 0, target - 1, card)
+            used[0] = child_used
+            return value
+        all_used |= child_used
+    if at_start:
         if maximize:
-            if value > best:
-                best = value
-                best_card = card
-                if best >= beta:
-                    break
-                if best > alpha:
-                    alpha = best
+            store(&position, all_used, 0, target - 1, -1)
         else:
-            if value < best:
-                best = value
-                best_card = card
-                if best <= alpha:
-                    break
-                if best < beta:
-                    beta = best
-    if entry != NULL:
-        if best <= alpha:
-            upper = min(upper, best)
-        elif best >= beta:
-            lower = max(lower, best)
-        else:
-            lower = best
-            upper = best
-        entry.generation = generation
-        entry.leader = leader
-        entry.key[0] = key[0]
-        entry.key[1] = key[1]
-        entry.key[2] = key[2]
-        entry.key[3] = key[3]
-        entry.lower = lower
-        entry.upper = upper
-        entry.best_lead = best_card
-        entry.depth = left
-    return best
+            store(&position, all_used, target, left, -1)
+    used[0] = all_used
+    return not maximize
 
 
-cdef int north_south_tricks(int left) noexcept nogil:
-    """The exact N/S tricks by null-window tests over a halving range."""
+cdef int north_south_tricks(int left, int guess) noexcept nogil:
+    """The exact N/S tricks by null-window tests stepping from ``guess`` towards the answer."""
     cdef int lower = 0
     cdef int upper = left
-    cdef int target, value
+    cdef int target
+    cdef Mask used
     while lower < upper:
-        target = (lower + upper + 1) // 2
-        value = search(target - 1, target)
-        if value >= target:
-            lower = value
+        target = min(max(guess, lower + 1), upper)
+        if search(target, &used):
+            lower = target
+            guess = target + 1
         else:
-            upper = value
+            upper = target - 1
+            guess = target - 1
     return lower
+
+
+cdef Mask last_deal[4]
+cdef int last_trump = -1
+
+
+cdef void keep_table_for_same_deal() noexcept:
+    """Clear the table unless the last solve had the same deal (with the current trick's cards
+    in hand) and strain, as a table of DDS's lives for one deal: then the leaders of one strain
+    share it. Entries hold for any deal of their strain, so keeping them is safe either way."""
+    global last_trump
+    cdef Mask deal[4]
+    cdef int seat, position
+    cdef bint same = trump == last_trump
+    for seat in range(4):
+        deal[seat] = hand[seat]
+    for position in range(played_count):
+        deal[(leader + position) & 3] |= bit(cards[position])
+    for seat in range(4):
+        same = same and deal[seat] == last_deal[seat]
+        last_deal[seat] = deal[seat]
+    last_trump = trump
+    if not same:
+        clear_table()
 
 
 def solve_position(tuple hands, int strain, int first, tuple trick) -> int:
@@ -428,27 +763,25 @@ def solve_position(tuple hands, int strain, int first, tuple trick) -> int:
     ``hands`` are four card masks (the cards of ``trick`` already removed), ``first`` is the seat
     that led ``trick``, the cards played so far to the current trick in order.
     """
-    global trump, leader, played_count, played, generation, table, nodes
-    cdef int seat, left, ns
+    global trump, leader, played_count, nodes, table, blocks
+    cdef int seat, left, ns, i
     if table == NULL:
-        table = <Entry*>calloc(TT_SIZE, sizeof(Entry))
-        if table == NULL:
+        table = <Bucket*>calloc(BUCKETS, sizeof(Bucket))
+        blocks = <Block*>malloc(BLOCKS * sizeof(Block))
+        if table == NULL or blocks == NULL:
             raise MemoryError("no memory for the double-dummy transposition table")
-    generation += 1
-    if generation == 0:
-        generation = 1
     nodes = 0
     for seat in range(4):
         hand[seat] = <Mask>hands[seat]
     trump = strain
     leader = first
     played_count = 0
-    played = 0
     for card in trick:
         play((first + played_count) & 3, <int>card)
+    keep_table_for_same_deal()
     seat = (first + played_count) & 3
     left = popcount(hand[seat])
-    ns = north_south_tricks(left)
+    ns = north_south_tricks(left, (left + 1) // 2)
     return ns if (seat & 1) == 0 else left - ns
 
 
