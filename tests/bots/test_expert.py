@@ -198,3 +198,29 @@ def test_frisch_position_is_rebuilt_at_this_seats_turn() -> None:
         assert rebuilt.hands == state.hands
         checked += 1
     assert checked > 10
+
+
+def test_expert_remembers_the_turned_trump_in_the_dealers_hand() -> None:
+    """Classic Whist: after the first trick the turned card is no longer on show, but the
+    expert still knows the dealer holds it until it is played, and samples accordingly."""
+    game = make_game("classic")
+    checked = 0
+    for k in range(20):
+        state = game.new_hand(k % 4, k)
+        card, dealer = state.turned_card, state.dealer
+        seat = (dealer + 1) % 4
+        bot = ExpertBot(k, SMALL)
+        while not state.is_terminal:
+            view = seat_view(state, state.player)
+            if state.player == seat:
+                remembered = bot.remembered(view)
+                still_held = bool(state.hands[dealer] >> card & 1)
+                if view.turned_card < 0 and state.tricks and still_held:
+                    assert remembered == {dealer: 1 << card}
+                    deals = [DealSampler(view, remembered).sample(random.Random(i)) for i in range(5)]
+                    assert all(deal[dealer] >> card & 1 for deal in deals)
+                    checked += 1
+                else:
+                    assert remembered == {}
+            state = state.apply(policy_card(state))
+    assert checked > 20

@@ -2,7 +2,9 @@
 
 Perfect-information Monte Carlo (PIMC). For each decision it draws deals uniformly among those
 consistent with its seat's view (``whist.bots.sampling``: cards played, suits shown out of,
-Frisch cards passed and received, the stock), and on each deal it tries every distinct choice:
+Frisch cards passed and received, the stock) and with what it remembers (Classic Whist's
+turned-up trump, in the dealer's hand until played), and on each deal it tries every distinct
+choice:
 
 - **Card play:** the rest of the hand is played out by a perfect-information policy
   (``whist.bots.playout``) and scored by the game's own scoring, so over/under, zero bids and
@@ -71,8 +73,21 @@ class ExpertBot(Bot):
         super().__init__(seed)
         if settings is not None:
             self.settings = settings
+        self.turned_card = -1  # Classic Whist: the trump card this seat saw turned up this hand
+
+    def remembered(self, view: SeatView) -> dict[int, int]:
+        """Cards this seat saw and no longer sees, that a seat surely still holds: Classic
+        Whist's turned-up trump goes face down into the dealer's hand after the first trick."""
+        if view.turned_card >= 0 or not view.tricks:  # every hand starts with the card on show
+            self.turned_card = view.turned_card
+        card = self.turned_card
+        if view.game != "classic" or card < 0 or view.seat == view.dealer or view.turned_card >= 0:
+            return {}
+        played = any(card in cards for _, cards, _ in view.tricks) or any(c == card for _, c in view.trick)
+        return {} if played else {view.dealer: 1 << card}
 
     def choose(self, view: SeatView) -> Action:
+        remembered = self.remembered(view)
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
@@ -97,11 +112,11 @@ class ExpertBot(Bot):
             return basic_choice
         if len(candidates) == 1:
             return candidates[0]
-        return self._search(view, candidates, evaluate, deals, basic_choice)
+        return self._search(view, candidates, evaluate, deals, basic_choice, remembered)
 
     def _search(self, view: SeatView, candidates: list[Action], evaluate: Callable[[HandState], float],
-                deals: int, basic_choice: Action) -> Action:
-        sampler = DealSampler(view)
+                deals: int, basic_choice: Action, remembered: dict[int, int]) -> Action:
+        sampler = DealSampler(view, remembered)
         totals = dict.fromkeys(candidates, 0.0)
         for _ in range(deals):
             state = position(view, sampler.sample(self.rng))

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import bisect
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
@@ -135,8 +135,10 @@ def frisch_holders(view: SeatView) -> dict[int, int]:
     return holders
 
 
-def deal_constraints(view: SeatView) -> DealConstraints:
-    """The constraints on the cards ``view.seat`` cannot see, from its view alone."""
+def deal_constraints(view: SeatView, remembered: Mapping[int, CardSet] | None = None) -> DealConstraints:
+    """The constraints on the cards ``view.seat`` cannot see, from its view alone, and from
+    ``remembered``: cards each seat is known to hold from what earlier views showed (Classic
+    Whist's turned-up trump stays in the dealer's hand after the first trick, face down)."""
     n, me = view.players, view.seat
     played = played_cards(view)
     in_trick = {s for s, _ in view.trick}
@@ -150,6 +152,10 @@ def deal_constraints(view: SeatView) -> DealConstraints:
         unseen &= ~(1 << view.turned_card)
         if isinstance(view.rules, ClassicRules) and view.dealer != me:
             known[view.dealer] |= 1 << view.turned_card  # on show, and still in the dealer's hand
+    for seat, cards in (remembered or {}).items():
+        if seat != me:
+            known[seat] |= cards & unseen
+            unseen &= ~cards
     # Frisch cards whose holder is one of a few seats: the places that may hold each.
     restricted: dict[int, int] = {}
     for card, seats in frisch_holders(view).items():
@@ -302,8 +308,8 @@ class DealSampler:
     """Draws deals uniformly among those consistent with a view; build once, draw many (the
     counts are memoised)."""
 
-    def __init__(self, view: SeatView) -> None:
-        self.constraints = c = deal_constraints(view)
+    def __init__(self, view: SeatView, remembered: Mapping[int, CardSet] | None = None) -> None:
+        self.constraints = c = deal_constraints(view, remembered)
         # Places: the other seats, then the stock. Groups: unseen cards with the same places.
         self.places = c.others()
         masks = [c.candidates[s] for s in self.places] + [c.stock_candidates]
