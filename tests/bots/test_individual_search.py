@@ -18,11 +18,11 @@ from whist.bots.individual import (
     paranoid_value,
     paranoid_value_exhaustive,
     paranoid_value_python,
+    play_card,
     playable,
 )
 from whist.core.cards import NO_TRUMP, SPADES, CardSet, parse_hand
 from whist.core.scoring import israeli_score, whistiti_score
-from whist.core.tricks import trick_winner
 
 needs_compiled = pytest.mark.skipif(not compiled_search_available(), reason="individual_solver is not built")
 
@@ -121,13 +121,9 @@ def card_values_by_minimax(hands: tuple[CardSet, ...], trump: int, leader: int, 
     seat = (leader + len(trick)) % n
     values = {}
     for card in playable(hands[seat], trick):
-        after = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
-        played = trick + (card,)
-        if len(played) < n:
-            values[card] = paranoid_value_exhaustive(after, trump, leader, seat, score, played, taken)
-        else:
-            winner = (leader + trick_winner(played, trump)) % n
-            values[card] = paranoid_value_exhaustive(after, trump, winner, seat, score, (), taken + (winner == seat))
+        after, next_leader, next_trick, winner = play_card(hands, trump, leader, trick, card)
+        values[card] = paranoid_value_exhaustive(after, trump, next_leader, seat, score, next_trick,
+                                                 taken + (winner == seat))
     return values
 
 

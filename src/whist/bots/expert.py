@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from whist.bots.base import Bot
 from whist.bots.basic import BasicBot
 from whist.bots.basic_bidding import Outlook, estimate_tricks, frisch_ranking
+from whist.bots.dd import solve
 from whist.bots.determinize import state_for
 from whist.bots.playout import final_tricks, played_out
 from whist.bots.sampling import DealSampler
@@ -178,8 +179,6 @@ def finish(state: HandState) -> HandState:
 
 def dd_side_tricks(state: HandState, seat: int) -> int:
     """Tricks still to come that ``seat``'s side takes with best play by all (double dummy)."""
-    from whist.bots.dd import solve  # compiled; imported here so that the bot loads without it
-
     on_move = state.player
     tricks = solve(state.hands, state.trump, state.leader, state.trick)
     left = max(hand.bit_count() for hand in state.hands)

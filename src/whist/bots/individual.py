@@ -62,6 +62,23 @@ def playable(hand: CardSet, trick: tuple[int, ...]) -> list[int]:
     return cards_in(hand)
 
 
+Step = tuple[tuple[CardSet, ...], int, tuple[int, ...], int]
+
+
+def play_card(hands: tuple[CardSet, ...], trump: int, leader: int, trick: tuple[int, ...], card: int) -> Step:
+    """The position after the seat on move plays ``card``: the hands, the leader and the cards
+    of the trick under way, and the seat that won the trick if the card completed it (else -1,
+    so that ``winner == seat`` counts a trick only when one was won)."""
+    n = len(hands)
+    seat = (leader + len(trick)) % n
+    after = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
+    played = trick + (card,)
+    if len(played) < n:
+        return after, leader, played, -1
+    winner = (leader + trick_winner(played, trump)) % n
+    return after, winner, (), winner
+
+
 def paranoid_value(hands: tuple[CardSet, ...], trump: int, leader: int, player: int, score: Score,
                    trick: tuple[int, ...] = (), taken: int = 0) -> int:
     """The final score ``player`` can guarantee from this position against all the others.
@@ -103,13 +120,9 @@ def _card_values_python(hands: tuple[CardSet, ...], trump: int, leader: int, sco
     seat = (leader + len(trick)) % n
     values = {}
     for card in playable(hands[seat], trick):
-        after = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
-        played = trick + (card,)
-        if len(played) == n:
-            winner = (leader + trick_winner(played, trump)) % n
-            values[card] = paranoid_value_python(after, trump, winner, seat, score, (), taken + (winner == seat))
-        else:
-            values[card] = paranoid_value_python(after, trump, leader, seat, score, played, taken)
+        after, next_leader, next_trick, winner = play_card(hands, trump, leader, trick, card)
+        won = taken + (winner == seat)
+        values[card] = paranoid_value_python(after, trump, next_leader, seat, score, next_trick, won)
     return values
 
 
@@ -137,13 +150,8 @@ def paranoid_value_python(hands: tuple[CardSet, ...], trump: int, leader: int, p
         best = low_all if maximising else high_all
         a, b = alpha, beta
         for card in playable(hands[seat], trick):
-            after = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
-            played = trick + (card,)
-            if len(played) == n:
-                winner = (leader + trick_winner(played, trump)) % n
-                value = search(after, winner, (), taken + (winner == player), a, b)
-            else:
-                value = search(after, leader, played, taken, a, b)
+            after, next_leader, next_trick, winner = play_card(hands, trump, leader, trick, card)
+            value = search(after, next_leader, next_trick, taken + (winner == player), a, b)
             if maximising:
                 best = max(best, value)
                 a = max(a, best)
@@ -176,13 +184,8 @@ def paranoid_value_exhaustive(hands: tuple[CardSet, ...], trump: int, leader: in
         seat = (leader + len(trick)) % n
         results = []
         for card in playable(hands[seat], trick):
-            after = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
-            played = trick + (card,)
-            if len(played) == n:
-                winner = (leader + trick_winner(played, trump)) % n
-                results.append(value(after, winner, (), taken + (winner == player)))
-            else:
-                results.append(value(after, leader, played, taken))
+            after, next_leader, next_trick, winner = play_card(hands, trump, leader, trick, card)
+            results.append(value(after, next_leader, next_trick, taken + (winner == player)))
         return max(results) if seat == player else min(results)
 
     return value(hands, leader, trick, taken)
@@ -203,13 +206,8 @@ def maxn_values(hands: tuple[CardSet, ...], trump: int, leader: int, scores: tup
         seat = (leader + len(trick)) % n
         best: tuple[int, ...] | None = None
         for card in playable(hands[seat], trick):
-            after = hands[:seat] + (hands[seat] & ~(1 << card),) + hands[seat + 1:]
-            played = trick + (card,)
-            if len(played) == n:
-                winner = (leader + trick_winner(played, trump)) % n
-                result = value(after, winner, (), tuple(w + (s == winner) for s, w in enumerate(won)))
-            else:
-                result = value(after, leader, played, won)
+            after, next_leader, next_trick, winner = play_card(hands, trump, leader, trick, card)
+            result = value(after, next_leader, next_trick, tuple(w + (s == winner) for s, w in enumerate(won)))
             if best is None or result[seat] > best[seat]:
                 best = result
         assert best is not None

@@ -78,10 +78,9 @@ def policy_card(state: HandState) -> int:
     legal = (hand & led) or hand
     if not legal & (legal - 1):
         return lowest(legal)
-    later = [hands[(seat + k) % n] for k in range(1, n - len(trick))]
     partnership = not state.contracts
-    if partnership:
-        later = [hands[(seat + k) % n] for k in range(1, n - len(trick)) if (k % 2)]
+    # The seats still to play to this trick; in the partnership game, only the opponents.
+    later = [hands[(seat + k) % n] for k in range(1, n - len(trick)) if not partnership or k % 2]
     if not trick:
         return _lead(state, seat, legal, partnership)
     best_index = 0
