@@ -1,4 +1,5 @@
-"""A real session in a terminal (pexpect): wrong input, a whole hand, end of input, Ctrl-C."""
+"""A real session in a terminal (pexpect): wrong input, a whole hand, end of input, Ctrl-C; and three
+players without the clubs, at the terminal and in a checked record."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pexpect
 import pytest
 
 from whist.core.cards import parse_card
+from whist.core.records import VERSION
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a Unix terminal")
 
@@ -108,3 +111,41 @@ def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
     assert child.exitstatus == 130
     assert "Traceback" not in log.getvalue()
     assert check_json(path)["complete"] is False
+
+
+def run_check(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "whist.cli", "check", str(path)], capture_output=True, text=True,
+                          check=False)
+
+
+def test_the_terminal_offers_and_takes_no_clubs_bid() -> None:
+    child, log = spawn("--players", "3", "--seed", "3", "--hands", "1")
+    child.expect(PROMPT)
+    assert child.match.group(1) == "Your call"
+    legal = child.match.group(2)
+    assert "C " not in legal + " " and "D and higher" in legal, legal
+    child.sendline("13C")
+    child.expect_exact("There are no clubs in this pack: clubs cannot be bid")
+    child.expect(PROMPT)  # asked again, still at the trump auction
+    assert child.match.group(1) == "Your call"
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in log.getvalue()
+
+
+def record(call: str) -> dict[str, Any]:
+    return {"format": "whist-record", "version": VERSION, "game": "israeli", "rules": {"form": "three_no_clubs"},
+            "seed": 1, "first_dealer": 0, "players": ["Ann", "Ben", "Dan"],
+            "hands": [{"number": 1, "dealer": 0, "actions": [[1, call]]}]}
+
+
+def test_whist_check_refuses_a_clubs_bid(tmp_path: Path) -> None:
+    path = tmp_path / "clubs.json"
+    path.write_text(json.dumps(record("5C")))
+    done = run_check(path)
+    assert done.returncode == 1
+    assert "Hand 1, action 1, seat 1" in done.stderr and "no clubs in this pack" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+    path.write_text(json.dumps(record("5D")))
+    assert run_check(path).returncode == 0

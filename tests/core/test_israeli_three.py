@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from helpers import act, check_state, expect_illegal, israeli, pass_round
 
-from whist.core.actions import PASS, Phase, action_name, bid_action, contract_action
+from whist.core.actions import PASS, Phase, action_name, bid_action, bid_strain, contract_action
 from whist.core.cards import CLUBS, SPADES, SUIT_MASKS, card_set, cards_in
 from whist.core.errors import RulesError
 from whist.core.rules import IsraeliRules
@@ -120,3 +120,29 @@ def test_three_players_frisch_left_or_right(direction: str, offset: int) -> None
         assert state.hands[(giver + offset) % 3] & passed == passed
         assert not state.hands[giver] & passed
     assert list(state.legal_actions()[:2]) == [PASS, bid_action(6, 0)]
+
+
+@pytest.mark.parametrize("no_trump_allowed", [True, False])
+def test_no_clubs_form_cannot_bid_clubs(no_trump_allowed: bool) -> None:
+    """Without clubs in the pack a clubs "trump" would be a no-trump hand below the NT minimum."""
+    game = israeli(form="three_no_clubs", no_trump_allowed=no_trump_allowed)
+    state = game.new_hand(0, 5)
+    for _ in range(3):  # every call of three Frisch rounds: clubs never on offer
+        while state.phase == Phase.AUCTION:
+            calls = state.legal_actions()
+            assert PASS in calls and calls[1] == bid_action(5 + state.frisch_round, 1)  # diamonds are lowest
+            assert CLUBS not in {bid_strain(c) for c in calls if c != PASS}
+            expect_illegal(state, bid_action(13, CLUBS), "no clubs in this pack", "cannot be bid")
+            state = state.apply(PASS)
+        if state.phase != Phase.FRISCH:
+            break
+        for _ in range(9):
+            state = state.apply(state.legal_actions()[0])
+    assert game.bids_allowed(0, 13)[0] == bid_action(5, 1)
+    assert CLUBS not in {bid_strain(bid) for bid in game.bids_allowed(2, 13)}
+
+
+@pytest.mark.parametrize("form", ["three_short_deck", "three_short_deck_40", "three_random_card"])
+def test_other_three_player_forms_bid_clubs(form: str) -> None:
+    state = israeli(form=form).new_hand(0, 5)
+    assert state.legal_actions()[1] == bid_action(5, CLUBS)

@@ -474,3 +474,13 @@ def test_errors_are_whist_errors() -> None:
     assert issubclass(SheetError, WhistError) and issubclass(SheetError, ValueError)
     assert expected_whistiti_points(3, 3) == Sheet.start("whistiti", FOUR, None, {"schedule": "3"}).add(
         WhistitiEntry((3, 1, 0, 0), (3, 0, 0, 0))).scores[0].points[0]
+
+
+def test_three_players_without_clubs_cannot_record_a_clubs_bid() -> None:
+    sheet = Sheet.start("israeli", FOUR[:3], "three_no_clubs", {})
+    refused(sheet, IsraeliEntry(0, 5, CLUBS, (5, 4, 2), (5, 4, 4)), "no clubs in this pack")
+    after = sheet.add(IsraeliEntry(0, 5, DIAMONDS, (5, 4, 2), (5, 4, 4)))
+    assert after.hands_played == 1
+    # A clubs bid stands in the other three-player forms.
+    assert Sheet.start("israeli", FOUR[:3], "three_short_deck", {}).add(
+        IsraeliEntry(0, 5, CLUBS, (5, 4, 2), (5, 4, 3))).hands_played == 1

@@ -350,3 +350,25 @@ def test_lobby_lists_tables_with_free_seats_and_watch_links(browser: Browser, se
             expect(guest.locator("#hand .card")).to_have_count(0)  # a spectator sees no cards
             guest.goto(f"{server.url}/table/{private_id}")  # without its invite
             expect(guest.get_by_test_id("error")).to_contain_text("private")
+
+
+# 6. Three players without the clubs: no clubs bid button ------------------------------------------
+
+def test_three_players_without_clubs_get_no_clubs_bid_button(browser: Browser, server: RunningServer) -> None:
+    with browser_page(browser, server) as (_, page):
+        sign_in_as_guest(page, server, "Ann")
+        response = page.request.post(server.url + "/api/tables", data={
+            "game": "israeli", "preset": "three_no_clubs", "options": {"hands": 1},
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "basic"}],
+            "take_seat": 0})
+        assert response.status == 201, response.text()
+        page.goto(f"{server.url}/table/{response.json()['id']}")
+        # Seat 0 calls third, after the two bots: it always gets a call in the first auction.
+        expect(page.locator("#table")).to_have_attribute("data-my-turn", "true")
+        expect(page.locator("#table")).to_have_attribute("data-phase", "auction")
+        bids = page.locator("#actions [data-kind=bid]")
+        expect(bids.first).to_be_visible()
+        names: list[str] = bids.evaluate_all("els => els.map(e => e.dataset.name)")
+        assert names and not [name for name in names if name.endswith("C")], names
+        columns = page.locator("#actions .bids").evaluate("el => getComputedStyle(el).gridTemplateColumns")
+        assert len(columns.split()) == len({name.lstrip("0123456789") for name in names}), (columns, names)

@@ -166,3 +166,13 @@ def test_classic_and_whistiti_sheets_on_a_desktop(server: Any, browser: Browser)
     page.get_by_test_id("sheets-link").click()
     expect(page.get_by_test_id("sheet-item")).to_have_count(2)
     assert not page.errors  # type: ignore[attr-defined]
+
+
+def test_three_players_without_clubs_offer_no_clubs_trump(server: Any, browser: Browser) -> None:
+    page = open_page(browser, server.url + "/sheet", DESKTOP)
+    create_sheet(page, "israeli", ["Ann", "Ben", "Dan"], preset="three_no_clubs")
+    strains: list[str] = page.get_by_test_id("strain").locator("option").evaluate_all("els => els.map(e => e.value)")
+    assert strains == ["D", "H", "S", "NT"]
+    enter_israeli(page, 0, 5, "D", [5, 4, 2], [5, 4, 4], revokes=[0, 0, 0])
+    expect(page.get_by_test_id("bid-1")).to_have_text("5♦")
+    assert not page.errors  # type: ignore[attr-defined]

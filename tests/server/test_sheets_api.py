@@ -248,3 +248,14 @@ def test_sheets_survive_a_restart(app_settings: ServerSettings) -> None:
         assert resumed["next"] == {"number": 2, "dealer": 1, "hand_size": 2}
         after = add(second, sheet_id, {"contracts": [1, 1, 0, 1], "tricks": [1, 1, 0, 0]}, number=2)
         assert after["totals"] == [30, 10, 20, 5]
+
+
+def test_three_players_without_clubs_offer_and_take_no_clubs_bid(client: TestClient) -> None:
+    sign_in(client)
+    assert new_sheet(client)["bid_strains"] == ["C", "D", "H", "S", "NT"]
+    assert new_sheet(client, preset="no_nt")["bid_strains"] == ["C", "D", "H", "S"]
+    sheet = new_sheet(client, names=NAMES[:3], preset="three_no_clubs")
+    assert sheet["bid_strains"] == ["D", "H", "S", "NT"]
+    clubs = {"declarer": 0, "level": 5, "strain": "C", "contracts": [5, 4, 2], "tricks": [5, 4, 4]}
+    refused(client.post(f"/api/sheets/{sheet['id']}/hands", json={"entry": clubs}), 422, "no clubs in this pack")
+    assert add(client, sheet["id"], {**clubs, "strain": "D"})["hands_played"] == 1

@@ -17,7 +17,7 @@ from whist.core.actions import (
     bid_strain,
     is_bid,
 )
-from whist.core.cards import CLUBS, FIVE, FOUR, NO_TRUMP, SUIT_MASKS, cards_in, long_name
+from whist.core.cards import CLUBS, FIVE, FOUR, NO_TRUMP, SUIT_MASKS, card_suit, cards_in, long_name
 from whist.core.game import IS_TERMINAL, LOG, PHASE, PLAYER, HandGame
 from whist.core.rules import IsraeliRules
 from whist.core.scoring import israeli_score
@@ -41,10 +41,26 @@ _AUCTION, _CONTRACT = Phase.AUCTION, Phase.CONTRACT
 STRAIN_NAMES = ("clubs", "diamonds", "hearts", "spades", "no trump")
 
 
+def bid_strains(rules: IsraeliRules) -> tuple[int, ...]:
+    """The strains that may be bid, lowest first: the suits left in the form's pack (three players
+    without the clubs cannot bid clubs: a clubs "trump" would be a no-trump hand at a lower
+    level), then no-trump where the table allows it."""
+    deck = FORM_DECKS[rules.form][0]
+    suits = tuple(suit for suit in range(NO_TRUMP) if any(card_suit(card) == suit for card in deck))
+    return (*suits, NO_TRUMP) if rules.no_trump_allowed else suits
+
+
 def minimum_level(rules: IsraeliRules, strain: int, frisch_round: int) -> int:
     """The lowest level of a bid in ``strain`` in the auction after ``frisch_round`` Frisch rounds."""
     level = 5 + (frisch_round if rules.frisch_raises_minimum else 0)
     return max(level, rules.nt_minimum) if strain == NO_TRUMP else level
+
+
+def unbiddable_strain(rules: IsraeliRules, strain: int) -> str:
+    """Why ``strain`` cannot be bid at this table (it is not in ``bid_strains``)."""
+    if strain == NO_TRUMP:
+        return "No-trump bids are not allowed at this table"
+    return f"There are no {STRAIN_NAMES[strain]} in this pack: {STRAIN_NAMES[strain]} cannot be bid"
 
 
 class IsraeliWhist(HandGame):
@@ -75,8 +91,7 @@ class IsraeliWhist(HandGame):
 
     def bids_allowed(self, frisch_round: int, hand_size: int) -> list[Action]:
         """Every bid allowed in this auction round, lowest first (bid actions sort like bids)."""
-        strains = range(5) if self.rules.no_trump_allowed else range(4)
-        return sorted(bid_action(level, strain) for strain in strains
+        return sorted(bid_action(level, strain) for strain in bid_strains(self.rules)
                       for level in range(self.min_level(strain, frisch_round), hand_size + 1))
 
     def open_calls(self, state: HandState) -> tuple[Action, ...]:
@@ -206,8 +221,8 @@ class IsraeliWhist(HandGame):
         if not (action == PASS or is_bid(action)):
             return f"It is time to make a trump call (pass or a bid), not {action_name(action)}"
         level, strain = bid_level(action), bid_strain(action)
-        if strain == NO_TRUMP and not self.rules.no_trump_allowed:
-            return "No-trump bids are not allowed at this table"
+        if strain not in bid_strains(self.rules):
+            return unbiddable_strain(self.rules, strain)
         if level > state.hand_size:
             return f"There are only {state.hand_size} tricks: the highest level is {state.hand_size}"
         minimum = self.min_level(strain, state.frisch_round)

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 from whist.core.cards import NO_TRUMP, STRAIN_LETTERS
 from whist.core.errors import WhistError
 from whist.core.games import game_for_rules
-from whist.core.israeli import minimum_level
+from whist.core.israeli import bid_strains, minimum_level, unbiddable_strain
 from whist.core.rules import ClassicRules, IsraeliRules, Rules, WhistitiRules, make_rules
 from whist.core.scoring import classic_honour_points, classic_trick_points, israeli_score, whistiti_score
 
@@ -438,8 +438,8 @@ class Sheet:
             raise SheetError(f"The declarer is a seat from 0 to {n - 1}, not {entry.declarer}")
         if not 0 <= entry.strain <= NO_TRUMP:
             raise SheetError(f"The trump strain is 0 to {NO_TRUMP} (clubs to no trump), not {entry.strain}")
-        if entry.strain == NO_TRUMP and not rules.no_trump_allowed:
-            raise SheetError("No-trump bids are not allowed at this table")
+        if entry.strain not in bid_strains(rules):
+            raise SheetError(unbiddable_strain(rules, entry.strain))
         if not 0 <= entry.frisch <= rules.frisch_rounds:
             raise SheetError(f"This table plays at most {rules.frisch_rounds} Frisch rounds, not {entry.frisch}")
         low = minimum_level(rules, entry.strain, entry.frisch)

@@ -25,10 +25,10 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
-from whist.core.cards import NO_TRUMP
+from whist.core.cards import NO_TRUMP, STRAIN_LETTERS
 from whist.core.errors import WhistError
 from whist.core.games import game_for_rules
-from whist.core.israeli import minimum_level
+from whist.core.israeli import bid_strains, minimum_level
 from whist.core.rules import IsraeliRules
 from whist.core.scoresheet import Sheet, SheetError, entry_from_dict
 from whist.server import sheetstore
@@ -107,6 +107,8 @@ def sheet_json(row: SheetRow, sheet: Sheet, user_id: int | None) -> dict[str, An
         # The lowest level of each strain after 0, 1, 2... Frisch rounds, for the page's choices.
         info["min_levels"] = [[minimum_level(rules, strain, frisch) for strain in range(NO_TRUMP + 1)]
                               for frisch in range(rules.frisch_rounds + 1)]
+        # The strains the trump field offers: the engine's, so that no form offers a strain it refuses.
+        info["bid_strains"] = [STRAIN_LETTERS[strain] for strain in bid_strains(rules)]
     return info
 
 

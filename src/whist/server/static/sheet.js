@@ -573,10 +573,9 @@ function renderIsraeliForm(box) {
                       el("option", { value: "", text: t("sheet.choose") }),
                       players.map((name, seat) => el("option", { value: String(seat), text: name })));
   const strain = el("select", { id: "strain", testid: "strain" });
-  ["C", "D", "H", "S", "NT"].forEach((letter, i) => {
-    if (letter === "NT" && !sheet.rules.no_trump_allowed) return;
+  sheet.bid_strains.forEach((letter) => {
     strain.append(el("option", { value: letter, text: strainText(letter) }));
-    if (i === 3) strain.value = letter;
+    if (letter === "S") strain.value = letter;
   });
   const frisch = numberSelect("frisch", 0, sheet.rules.frisch_rounds, 0);
   frisch.id = "frisch";

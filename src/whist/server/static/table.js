@@ -449,12 +449,15 @@ function renderActions() {
   const contracts = others.filter((item) => /^\d+$/.test(item.name));
   if (pass) children.push(element("div", { className: "pass-row" }, [actionButton(pass, whist.t("action.pass"), "pass")]));
   if (bids.length) {
-    const strains = ["C", "D", "H", "S", "NT"];
-    children.push(element("div", { className: "bids" }, bids.map((item) => {
+    // A column for each strain on offer: a pack without clubs has no clubs column.
+    const strains = ["C", "D", "H", "S", "NT"].filter((strain) => bids.some((item) => parseBid(item.name).strain === strain));
+    const grid = element("div", { className: "bids" }, bids.map((item) => {
       const button = actionButton(item, callElement(item.name), "bid");
       button.style.gridColumn = String(strains.indexOf(parseBid(item.name).strain) + 1);
       return button;
-    })));
+    }));
+    grid.style.gridTemplateColumns = `repeat(${strains.length}, minmax(0, 1fr))`;
+    children.push(grid);
   }
   if (contracts.length) {
     const sum = view.contracts.filter((c) => c >= 0).reduce((a, b) => a + b, 0);
