@@ -3,9 +3,29 @@
 setuptools turns the ``.pyx`` sources into C with Cython (a build requirement). The
 extensions are optional: where no C compiler is at hand the install still succeeds, and the
 pure-Python code they speed up serves instead.
+
+A build that fails removes the extension's earlier output (in ``build/`` or, for an editable
+install, in ``src/``): otherwise the module compiled from older sources would be packed or
+imported as if it were current.
 """
 
+from pathlib import Path
+from typing import Any
+
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+
+class BuildExtWithoutStale(build_ext):
+    def build_extension(self, ext: Any) -> None:
+        # An up-to-date module is skipped inside build_extension, so a failure here means the
+        # sources changed and the module already there is stale.
+        try:
+            super().build_extension(ext)
+        except Exception:
+            Path(self.get_ext_fullpath(ext.name)).unlink(missing_ok=True)
+            raise
+
 
 EXTENSIONS = [
     Extension("whist.core.fastplay", ["src/whist/core/fastplay.pyx"], optional=True),
@@ -16,4 +36,5 @@ EXTENSIONS = [
               optional=True),
 ]
 
-setup(ext_modules=EXTENSIONS)
+if __name__ == "__main__":  # the build runs this file as a script; tests import it for the class
+    setup(ext_modules=EXTENSIONS, cmdclass={"build_ext": BuildExtWithoutStale})
