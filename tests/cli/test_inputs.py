@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from whist.cli.inputs import legal_summary, parse_choice, prompt_text
 from whist.cli.table import display_order
@@ -91,3 +93,36 @@ def test_legal_summaries() -> None:
     assert legal_summary(no_nt, []) == "pass, or 5C and higher; no no-trump"
     declarer = view_of_player(to_phase(israeli_hand(), Phase.CONTRACT))
     assert prompt_text(declarer, []) == "Your contract (legal: 5-13): "
+
+
+def views_of_every_phase() -> list[SeatView]:
+    auction = israeli_hand()
+    frisch = auction
+    while frisch.phase == Phase.AUCTION:
+        frisch = frisch.apply(PASS)
+    return [view_of_player(s) for s in (auction, frisch, to_phase(auction, Phase.CONTRACT),
+                                        to_phase(auction, Phase.PLAY))]
+
+
+VIEWS = views_of_every_phase()
+
+
+@pytest.mark.parametrize("text", ["²", "٣", "３", "1" * 5000, "5" + "0" * 5000 + "S", "²S", "٣NT", "-1", "+3", "1_0"])
+def test_digits_are_ascii_digits_only(text: str) -> None:
+    """Superscripts, other scripts' digits and numbers of thousands of digits are refused, not read."""
+    for view in VIEWS:
+        with pytest.raises(WhistError):
+            parse_choice(text, view, display_order(view))
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=40) | st.from_regex(r"\A[0-9²٣３ ]{0,12}[CDHSNTcdhsnt♥]{0,2}\Z"))
+def test_any_typed_text_is_read_or_refused_with_a_message(text: str) -> None:
+    for view in VIEWS:
+        shown = display_order(view)
+        try:
+            actions = parse_choice(text, view, shown)
+        except WhistError as error:
+            assert str(error) and "\n" not in str(error)
+        else:
+            assert actions and all(isinstance(action, int) for action in actions)

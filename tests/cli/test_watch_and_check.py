@@ -93,3 +93,66 @@ def test_check_refuses_a_missing_or_broken_file(runner: CliRunner, tmp_path: Pat
     assert result.exit_code == 1
     assert "not valid JSON" in result.stderr
     assert result.stdout == ""
+
+
+# Untrusted records: every fault is exit status 1 and one line on stderr, never a traceback --------------------
+
+GOLDEN = Path(__file__).parent.parent / "golden" / "israeli_standard.json"
+
+
+def refused(runner: CliRunner, path: Path, message: str) -> str:
+    result = runner.invoke(app, ["check", str(path)])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.stdout == ""
+    line = result.stderr
+    assert line.startswith("whist check: ") and line.endswith("\n") and line.count("\n") == 1, line
+    assert message in line, line
+    return line
+
+
+def test_check_refuses_a_file_that_is_not_a_record(runner: CliRunner, tmp_path: Path) -> None:
+    refused(runner, tmp_path, "Cannot read")  # a directory
+    refused(runner, tmp_path / "none.json", "Cannot read")
+    latin = tmp_path / "latin.json"
+    latin.write_bytes('{"players": ["Zoë"]}'.encode("latin-1"))
+    refused(runner, latin, "is not a text file: byte 17 is not UTF-8")
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")
+    refused(runner, deep, "nest too deeply")
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (("seed", 7 * 10**4999), "not <a number of 5000 digits>"),
+    (("first_dealer", True), "'first_dealer' must be a seat from 0 to 3, not True"),
+    (("finished", False), "'finished' is false, but the game is over after hand 12"),
+])
+def test_check_refuses_audit_examples(runner: CliRunner, tmp_path: Path, change: tuple[str, Any],
+                                      message: str) -> None:
+    record = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    field, value = change
+    record[field] = "@@value@@"
+    text = json.dumps(record).replace('"@@value@@"', "7" * 5000 if isinstance(value, int) and value > 10**100
+                                      else json.dumps(value))
+    path = tmp_path / "game.json"
+    path.write_text(text, encoding="utf-8")
+    refused(runner, path, message)
+
+
+@pytest.mark.parametrize("text", ["²", "٣", "３"])
+def test_check_refuses_contracts_in_other_scripts(runner: CliRunner, tmp_path: Path, text: str) -> None:
+    record = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    actions = record["hands"][0]["actions"]
+    index = next(i for i, (_, call) in enumerate(actions) if call.isdigit())  # the first contract
+    actions[index][1] = text
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    refused(runner, path, f"Hand 1, action {index + 1}, seat {actions[index][0]}, '{text}': A contract is a number")
+
+
+def test_check_names_a_file_with_a_line_break_on_one_line(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "two\nlines.json"
+    path.write_text(GOLDEN.read_text(encoding="utf-8"), encoding="utf-8")
+    result = runner.invoke(app, ["check", str(path)], env={"COLUMNS": "400"})
+    assert result.exit_code == 0
+    assert "two\\nlines.json': a valid record of Israeli Whist, complete." in result.stdout

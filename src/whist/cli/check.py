@@ -12,6 +12,7 @@ from rich.console import Console
 from whist.cli.sheet import final_results, score_sheet
 from whist.core.errors import RecordError
 from whist.core.records import CheckedGame, load_record, replay
+from whist.core.recordshape import shown_path
 
 
 def check_file(path: Path) -> CheckedGame:
@@ -39,6 +40,8 @@ def summary(checked: CheckedGame) -> dict[str, Any]:
 
 
 def run_check(path: Path, as_json: bool, console: Console) -> int:
+    """Exit status 0 for a valid record, with its scores on stdout; 1 and one line on stderr for
+    anything else (the core's RecordError messages are one line, whatever the file holds)."""
     try:
         checked = check_file(path)
     except RecordError as error:
@@ -50,7 +53,7 @@ def run_check(path: Path, as_json: bool, console: Console) -> int:
     match = checked.match
     names = seat_names(checked)
     state = "complete" if checked.complete else f"unfinished (it stops during hand {len(match.results) + 1})"
-    console.print(f"{path}: a valid record of {match.game.title}, {state}.", markup=False, highlight=False)
+    console.print(f"{shown_path(path)}: a valid record of {match.game.title}, {state}.", markup=False, highlight=False)
     console.print(score_sheet(match, names))
     if checked.complete:
         console.print(final_results(match, names))

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from whist.cli.cards import number_ranges, typed_bid, typed_name
 from whist.core.actions import Action, Phase, bid_level, bid_strain, contract_tricks, is_bid, parse_action
 from whist.core.cards import NO_TRUMP, Card, parse_card
+from whist.core.digits import leading_digits, read_number
 from whist.core.errors import IllegalActionError, NotationError
 from whist.core.views import SeatView
 
@@ -19,8 +20,8 @@ FRISCH_CARDS = 3
 
 def read_card(token: str, shown: Sequence[Card]) -> Card:
     """A card by its number on screen (``3``) or its name (``QH``, ``10c``, ``Q♥``)."""
-    if token.isdigit():
-        index = int(token)
+    index = read_number(token)
+    if index is not None:
         if not 1 <= index <= len(shown):
             raise NotationError(f"There is no card number {index}: your cards are numbered 1 to {len(shown)}")
         return shown[index - 1]
@@ -62,14 +63,16 @@ def parse_choice(text: str, view: SeatView, shown: Sequence[Card]) -> list[Actio
 
 
 def contract(token: str, tricks: int) -> Action:
-    if token.isdigit() and int(token) > tricks:
-        raise IllegalActionError(f"There are only {tricks} tricks: you cannot bid {int(token)}")
+    number = read_number(token)
+    if number is not None and number > tricks:
+        raise IllegalActionError(f"There are only {tricks} tricks: you cannot bid {number}")
     return parse_action(token, Phase.CONTRACT)
 
 
 def auction_call(text: str, tricks: int) -> Action:
-    digits = len(text) - len(text.lstrip("0123456789"))
-    if 0 < digits < len(text) and int(text[:digits]) > tricks:
+    digits = leading_digits(text)
+    level = read_number(text[:digits])
+    if digits < len(text) and level is not None and level > tricks:
         raise IllegalActionError(f"There are only {tricks} tricks: the highest level is {tricks}")
     return parse_action(text, Phase.AUCTION)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from whist.bots.registry import BOT_LEVELS
+from whist.core.digits import read_number
 from whist.core.errors import RulesError
 from whist.core.game import HandGame
 from whist.core.games import make_game
@@ -35,7 +36,7 @@ def players_options(rules: Rules, players: int, options: dict[str, str]) -> dict
             raise RulesError(f"Classic Whist is for 4 players, not {players}")
         return {}
     if isinstance(rules, WhistitiRules):
-        if "players" in options and int(options["players"]) != players:
+        if "players" in options and read_number(options["players"]) != players:
             raise RulesError(f"--players {players} and --option players={options['players']} disagree")
         return {"players": str(players)}
     assert isinstance(rules, IsraeliRules)

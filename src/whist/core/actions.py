@@ -15,7 +15,8 @@ from __future__ import annotations
 from enum import IntEnum
 
 from whist.core.cards import DECK_SIZE, NO_TRUMP, STRAIN_LETTERS, card_name, parse_card, parse_strain, symbol_name
-from whist.core.errors import NotationError
+from whist.core.digits import leading_digits, read_number
+from whist.core.errors import NotationError, quoted
 
 Action = int
 
@@ -98,19 +99,24 @@ def action_display(action: Action) -> str:
 
 
 def parse_action(text: str, phase: Phase) -> Action:
-    """Read an action typed by a person or stored in a record, in the given phase."""
+    """Read an action typed by a person or stored in a record, in the given phase.
+
+    Numbers are ASCII digits only (``whist.core.digits``): ``"٣"`` is not a contract of 3.
+    """
     key = text.strip()
     if phase in (Phase.PLAY, Phase.FRISCH):
         return parse_card(key)
     if phase == Phase.CONTRACT:
-        if key.isdigit():
-            return contract_action(int(key))
-        raise NotationError(f"A contract is a number of tricks, like 3, not {text!r}")
+        tricks = read_number(key)
+        if tricks is None:
+            raise NotationError(f"A contract is a number of tricks, like 3, not {quoted(text)}")
+        return contract_action(tricks)
     if phase == Phase.AUCTION:
         if key.lower() in ("pass", "p", "-"):
             return PASS
-        digits = len(key) - len(key.lstrip("0123456789"))
-        if digits == 0 or digits == len(key):
-            raise NotationError(f"A call is 'pass' or a level and strain, like 5S or 7NT, not {text!r}")
-        return bid_action(int(key[:digits]), parse_strain(key[digits:]))
+        digits = leading_digits(key)
+        level = read_number(key[:digits])
+        if level is None or digits == len(key):
+            raise NotationError(f"A call is 'pass' or a level and strain, like 5S or 7NT, not {quoted(text)}")
+        return bid_action(level, parse_strain(key[digits:]))
     raise NotationError(f"No action can be taken once the hand is {phase.name.lower()}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from whist.core.errors import NotationError
+from whist.core.errors import NotationError, quoted
 
 Card = int
 CardSet = int  # bit mask of cards
@@ -95,7 +95,7 @@ def parse_suit(text: str) -> Suit:
     outline = "♧♢♡♤"
     if len(key) == 1 and key in outline:
         return outline.index(key)
-    raise NotationError(f"Not a suit: {text!r} (use C, D, H, S or ♣ ♦ ♥ ♠)")
+    raise NotationError(f"Not a suit: {quoted(text)} (use C, D, H, S or ♣ ♦ ♥ ♠)")
 
 
 def parse_strain(text: str) -> int:
@@ -111,14 +111,14 @@ def parse_rank(text: str) -> Rank:
         return 8
     if len(key) == 1 and key in RANK_LETTERS:
         return RANK_LETTERS.index(key)
-    raise NotationError(f"Not a rank: {text!r} (use 2-9, T or 10, J, Q, K, A)")
+    raise NotationError(f"Not a rank: {quoted(text)} (use 2-9, T or 10, J, Q, K, A)")
 
 
 def parse_card(text: str) -> Card:
     """A card from ``QH``, ``TC``, ``10C``, ``Q♥`` or ``h q`` (suit first also works)."""
     key = text.strip().replace(" ", "")
     if len(key) < 2:
-        raise NotationError(f"Not a card: {text!r} (write rank then suit, like QH, 10C or Q♥)")
+        raise NotationError(f"Not a card: {quoted(text)} (write rank then suit, like QH, 10C or Q♥)")
     try:
         return make_card(parse_suit(key[-1]), parse_rank(key[:-1]))
     except NotationError:
@@ -126,7 +126,7 @@ def parse_card(text: str) -> Card:
     try:
         return make_card(parse_suit(key[0]), parse_rank(key[1:]))
     except NotationError:
-        raise NotationError(f"Not a card: {text!r} (write rank then suit, like QH, 10C or Q♥)") from None
+        raise NotationError(f"Not a card: {quoted(text)} (write rank then suit, like QH, 10C or Q♥)") from None
 
 
 def _suit_chunk_cards(suit: Suit, chunk: int) -> tuple[Card, ...]:
@@ -208,7 +208,7 @@ def parse_hand(text: str) -> CardSet:
     for token in text.replace(",", " ").split():
         card = parse_card(token)
         if mask >> card & 1:
-            raise NotationError(f"{card_name(card)} is listed twice in {text!r}")
+            raise NotationError(f"{card_name(card)} is listed twice in {quoted(text)}")
         mask |= 1 << card
     return mask
 

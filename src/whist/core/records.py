@@ -11,6 +11,8 @@ The format (``docs/record-format.md`` describes every field)::
 
 Actions are written ``[seat, text]`` in the notation of ``action_name``; the deal and
 points are there for people and for cross-checks: replay derives them from the seed.
+A record is untrusted input: ``recordshape`` reads it strictly and checks the type of every
+field first, then ``replay`` compares every fact it states with what the replay derives.
 """
 
 from __future__ import annotations
@@ -23,13 +25,12 @@ from typing import Any
 
 from whist.core.actions import Phase, action_name, parse_action
 from whist.core.cards import card_name, hand_name, parse_card, parse_hand
-from whist.core.errors import RecordError, WhistError
-from whist.core.game import HandGame
-from whist.core.games import make_game
-from whist.core.match import Match
+from whist.core.errors import RecordError, WhistError, quoted
+from whist.core.match import HandResult, Match
+from whist.core.recordshape import FORMAT, VERSION, check_shape, read_record_file, shown_path
+from whist.core.state import HandState
 
-FORMAT = "whist-record"
-VERSION = 1
+__all__ = ["FORMAT", "VERSION", "CheckedGame", "dump_record", "load_record", "replay", "to_record"]
 
 
 def to_record(match: Match, players: Sequence[str] | None = None, first_dealer: int | None = None) -> dict[str, Any]:
@@ -87,19 +88,11 @@ def dump_record(record: dict[str, Any], path: str | Path) -> None:
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as error:
-        raise RecordError(f"Cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not a text file") from None
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(f"{path} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}") \
-            from None
+    """The JSON object in a record file, read strictly (``recordshape.read_record_file``); ``replay``
+    checks the rest."""
+    record = read_record_file(path)
     if not isinstance(record, dict):
-        raise RecordError(f"{path}: a record is a JSON object, not {type(record).__name__}")
+        raise RecordError(f"{shown_path(path)}: a record is a JSON object, not {quoted(record)}")
     return record
 
 
@@ -112,89 +105,76 @@ class CheckedGame:
     complete: bool  # False when the record stops in the middle of the game
 
 
-def _field(record: dict[str, Any], name: str, kind: type | tuple[type, ...], where: str = "record") -> Any:
-    if name not in record:
-        raise RecordError(f"The {where} has no {name!r} field")
-    value = record[name]
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        kinds = kind if isinstance(kind, tuple) else (kind,)
-        raise RecordError(f"The {where}'s {name!r} must be {' or '.join(k.__name__ for k in kinds)}, "
-                          f"not {type(value).__name__}")
-    return value
-
-
-def replay(record: dict[str, Any]) -> CheckedGame:
-    """Replay a record, checking every field and action; raises RecordError naming the first fault."""
-    if record.get("format") != FORMAT:
-        raise RecordError(f"Not a whist record: 'format' must be {FORMAT!r}")
-    if record.get("version") != VERSION:
-        raise RecordError(f"Unsupported record version {record.get('version')!r}; this program reads {VERSION}")
-    name = _field(record, "game", str)
-    rules = _field(record, "rules", dict)
-    seed = _field(record, "seed", (int, str))
-    first_dealer = record.get("first_dealer", 0)
-    try:
-        game = make_game(name, None, rules)
-    except WhistError as error:
-        raise RecordError(f"Bad rules: {error}") from None
-    if not isinstance(first_dealer, int) or not 0 <= first_dealer < game.players:
-        raise RecordError(f"'first_dealer' must be a seat from 0 to {game.players - 1}")
-    players = record.get("players", [f"Player {i + 1}" for i in range(game.players)])
-    if not isinstance(players, list) or len(players) != game.players or not all(isinstance(p, str) for p in players):
-        raise RecordError(f"'players' must list {game.players} names")
-    hands = _field(record, "hands", list)
-    match = Match.start(game, seed, first_dealer)
-    if "seating" in record and record["seating"] != list(match.seating):
-        raise RecordError(f"'seating' {record['seating']} does not match the cut for partners of seed {seed!r}")
+def replay(record: object) -> CheckedGame:
+    """Replay a record, checking its shape, every action and every fact it states; raises
+    RecordError naming the first fault (and nothing else, whatever the record holds)."""
+    shape = check_shape(record)
+    fields = shape.fields
+    match = Match.start(shape.game, shape.seed, shape.first_dealer)
+    if "seating" in fields and fields["seating"] != list(match.seating):
+        raise RecordError(f"'seating' {quoted(fields['seating'])} does not match the cut for partners of seed "
+                          f"{quoted(shape.seed)}")
+    hands = shape.hands
     for index, entry in enumerate(hands, start=1):
         if match.over:
             raise RecordError(f"Hand {index}: the game was already over after hand {index - 1}")
-        if not isinstance(entry, dict):
-            raise RecordError(f"Hand {index} must be a JSON object")
-        match = _replay_hand(match, entry, index, game)
-        if index < len(hands) and len(match.results) < index:
-            raise RecordError(f"Hand {index}: its actions stop before the hand is over, but hand {index + 1} follows")
-    complete = match.over
-    if complete and "totals" in record and record["totals"] != list(match.totals):
-        raise RecordError(f"'totals' {record['totals']} do not match the replayed totals {list(match.totals)}")
-    return CheckedGame(match, players, complete)
+        match = _replay_hand(match, entry, index, last=index == len(hands))
+    if "totals" in fields and fields["totals"] != list(match.totals):
+        raise RecordError(f"'totals' {quoted(fields['totals'])} do not match the replayed totals "
+                          f"{list(match.totals)}")
+    if "finished" in fields and fields["finished"] != match.over:
+        raise RecordError(f"'finished' is {str(fields['finished']).lower()}, but the game "
+                          + (f"is over after hand {len(match.results)}" if match.over else
+                             "goes on after the last hand of the record"))
+    return CheckedGame(match, shape.players, match.over)
 
 
-def _replay_hand(match: Match, entry: dict[str, Any], index: int, game: HandGame) -> Match:
-    where = f"hand {index}"
+def _replay_hand(match: Match, entry: dict[str, Any], index: int, last: bool) -> Match:
+    """Replay one hand whose shape is checked; every fact it states must be what the replay derives.
+    Only the ``last`` hand of a record may stop before its end (a game saved in the middle)."""
     state = match.hand
-    dealer = entry.get("dealer", state.dealer)
-    if dealer != state.dealer:
-        raise RecordError(f"Hand {index}: the dealer is seat {state.dealer}, not {dealer!r}")
+    if "dealer" in entry and entry["dealer"] != state.dealer:
+        raise RecordError(f"Hand {index}: the dealer is seat {state.dealer}, not {entry['dealer']}")
     if "deal" in entry:
         _check_deal(entry["deal"], state, index)
-    turned = entry.get("turned_card")
-    if turned is not None and (not isinstance(turned, str) or _card_or_none(turned) != state.turned_card):
-        raise RecordError(f"Hand {index}: the turned card is not {turned!r} in the deal of this seed")
-    actions = _field(entry, "actions", list, where)
-    for number, item in enumerate(actions, start=1):
+    if "turned_card" in entry:
+        _check_turned_card(entry["turned_card"], state, index)
+    for number, (seat, text) in enumerate(entry["actions"], start=1):
+        where = f"Hand {index}, action {number}, seat {seat}, {quoted(text)}"
         if match.over or match.hand is not state:
-            raise RecordError(f"Hand {index}, action {number}: the hand was already over")
-        if (not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], int)
-                or not isinstance(item[1], str)):
-            raise RecordError(f"Hand {index}, action {number}: each action is [seat, \"text\"], not {item!r}")
-        seat, text = item
+            raise RecordError(f"{where}: the hand was already over")
         if seat != state.player:
-            raise RecordError(f"Hand {index}, action {number}, seat {seat}, {text!r}: "
-                              f"it is seat {state.player}'s turn, not seat {seat}'s")
+            raise RecordError(f"{where}: it is seat {state.player}'s turn, not seat {seat}'s")
         try:
             action = parse_action(text, state.phase)
             match = match.apply(action)
         except WhistError as error:
-            raise RecordError(f"Hand {index}, action {number}, seat {seat}, {text!r}: {error}") from None
+            raise RecordError(f"{where}: {error}") from None
         state = match.hand
         if match.results and match.results[-1].number == index:
             state = match.results[-1].final
-    finished = len(match.results) >= index
-    if finished and "points" in entry and entry["points"] != list(match.results[index - 1].points):
-        raise RecordError(f"Hand {index}: 'points' {entry['points']} do not match the replayed "
-                          f"{list(match.results[index - 1].points)}")
+    result = match.results[index - 1] if len(match.results) >= index else None
+    if result is None and not last:
+        raise RecordError(f"Hand {index}: its actions stop before the hand is over, but hand {index + 1} follows")
+    if "points" in entry:
+        if result is None:
+            raise RecordError(f"Hand {index}: 'points' are given, but the hand is not over")
+        if entry["points"] != list(result.points):
+            raise RecordError(f"Hand {index}: 'points' {quoted(entry['points'])} do not match the replayed "
+                              f"{list(result.points)}")
+    if "cancelled" in entry:
+        _check_cancelled(entry["cancelled"], result, index)
     return match
+
+
+def _check_cancelled(stated: bool, result: HandResult | None, index: int) -> None:
+    cancelled = result is not None and result.cancelled
+    if stated and not cancelled:
+        raise RecordError(f"Hand {index}: 'cancelled' is true, but the hand "
+                          + ("was played" if result is not None else "is not over"))
+    if cancelled and not stated:
+        raise RecordError(f"Hand {index}: 'cancelled' is false, but nobody bid after the last Frisch: "
+                          "the hand was cancelled")
 
 
 def _card_or_none(text: str) -> int:
@@ -204,13 +184,20 @@ def _card_or_none(text: str) -> int:
         return -2
 
 
-def _check_deal(deal: Any, state: Any, index: int) -> None:
-    if not isinstance(deal, list) or len(deal) != state.players:
-        raise RecordError(f"Hand {index}: 'deal' must list {state.players} hands")
+def _check_turned_card(turned: str | None, state: HandState, index: int) -> None:
+    if turned is None:
+        if state.turned_card >= 0:
+            raise RecordError(f"Hand {index}: 'turned_card' is null, but the deal of this seed turns up "
+                              f"{card_name(state.turned_card)}")
+    elif _card_or_none(turned) != state.turned_card:
+        raise RecordError(f"Hand {index}: the turned card is not {quoted(turned)} in the deal of this seed")
+
+
+def _check_deal(deal: list[str], state: HandState, index: int) -> None:
     for seat, text in enumerate(deal):
         try:
-            cards = parse_hand(text) if isinstance(text, str) else None
+            cards = parse_hand(text)
         except WhistError as error:
             raise RecordError(f"Hand {index}: seat {seat}'s deal: {error}") from None
         if cards != state.deal[seat]:
-            raise RecordError(f"Hand {index}: seat {seat}'s deal {text!r} is not the deal of this seed")
+            raise RecordError(f"Hand {index}: seat {seat}'s deal {quoted(text)} is not the deal of this seed")

@@ -12,7 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from whist.core.errors import RulesError
+from whist.core.digits import read_number
+from whist.core.errors import RulesError, quoted
 from whist.core.scoring import ZERO_SCORES
 
 R = TypeVar("R", bound="Rules")
@@ -29,7 +30,7 @@ def _parse_bool(name: str, text: str) -> bool:
         return True
     if key in ("false", "off", "no", "0"):
         return False
-    raise RulesError(f"Option {name} is true or false, not {text!r}")
+    raise RulesError(f"Option {name} is true or false, not {quoted(text)}")
 
 
 @dataclass(frozen=True)
@@ -51,17 +52,17 @@ class Rules:
             # Values can come from JSON records, so a wrong type must fail here, not deep in a game.
             whole = isinstance(value, int) and not isinstance(value, bool)
             if meta.get("low") is not None and not whole and not (f.default is None and value is None):
-                raise RulesError(f"Option {f.name} is a whole number, not {value!r}")
+                raise RulesError(f"Option {f.name} is a whole number, not {quoted(value)}")
             if isinstance(f.default, str) and not isinstance(value, str):
-                raise RulesError(f"Option {f.name} is text, not {value!r}")
+                raise RulesError(f"Option {f.name} is text, not {quoted(value)}")
             if meta.get("choices") and value not in meta["choices"]:
-                raise RulesError(f"Option {f.name} must be one of {', '.join(meta['choices'])}, not {value!r}")
+                raise RulesError(f"Option {f.name} must be one of {', '.join(meta['choices'])}, not {quoted(value)}")
             if isinstance(f.default, bool) and not isinstance(value, bool):
-                raise RulesError(f"Option {f.name} is true or false, not {value!r}")
+                raise RulesError(f"Option {f.name} is true or false, not {quoted(value)}")
             if isinstance(value, int) and not isinstance(value, bool):
                 low, high = meta.get("low"), meta.get("high")
                 if (low is not None and value < low) or (high is not None and value > high):
-                    raise RulesError(f"Option {f.name} must be between {low} and {high}, not {value}")
+                    raise RulesError(f"Option {f.name} must be between {low} and {high}, not {quoted(value)}")
         self.check()
 
     def check(self) -> None:
@@ -74,7 +75,7 @@ class Rules:
     @classmethod
     def preset(cls: type[R], name: str) -> R:
         if name not in cls.PRESETS:
-            raise RulesError(f"No preset {name!r} for {cls.GAME}; presets: {', '.join(cls.PRESETS)}")
+            raise RulesError(f"No preset {quoted(name)} for {cls.GAME}; presets: {', '.join(cls.PRESETS)}")
         return cls(**cls.PRESETS[name])
 
     def with_options(self: R, options: Mapping[str, Any]) -> R:
@@ -83,7 +84,7 @@ class Rules:
         changes: dict[str, Any] = {}
         for name, value in options.items():
             if name not in fields:
-                raise RulesError(f"Unknown option {name!r} for {self.GAME}; options: {', '.join(fields)}")
+                raise RulesError(f"Unknown option {quoted(name)} for {self.GAME}; options: {', '.join(fields)}")
             changes[name] = parse_option_value(fields[name], value) if isinstance(value, str) else value
         return dataclasses.replace(self, **changes)
 
@@ -104,10 +105,10 @@ def parse_option_value(f: dataclasses.Field[Any], text: str) -> Any:
         key = text.strip().lower()
         if default is None and key in ("", "none", "off", "0"):
             return None
-        try:
-            return int(key)
-        except ValueError:
-            raise RulesError(f"Option {f.name} is a whole number, not {text!r}") from None
+        number = read_number(key)  # ASCII digits only: "٣" is not 3 here either
+        if number is None:
+            raise RulesError(f"Option {f.name} is a whole number, not {quoted(text)}")
+        return number
     return text.strip()
 
 
@@ -245,10 +246,11 @@ class WhistitiRules(Rules):
             return tuple(range(top, 0, -1)) + tuple(range(2, top + 1))
         sizes = []
         for token in self.schedule.replace(" ", "").split(","):
-            if not token.isdigit() or not 1 <= int(token) <= top:
+            size = read_number(token)
+            if size is None or not 1 <= size <= top:
                 raise RulesError(f"schedule: each hand deals 1 to {top} cards to {self.players} players, "
-                                 f"not {token!r}; use up, up_down, down_up or a list like 1,3,5")
-            sizes.append(int(token))
+                                 f"not {quoted(token)}; use up, up_down, down_up or a list like 1,3,5")
+            sizes.append(size)
         return tuple(sizes)
 
     def check(self) -> None:
@@ -265,6 +267,6 @@ RULES_BY_GAME: dict[str, type[Rules]] = {
 def make_rules(game: str, preset: str | None = None, options: Mapping[str, Any] | None = None) -> Rules:
     """Rules of a game by name, from a preset (default: standard) and option overrides."""
     if game not in RULES_BY_GAME:
-        raise RulesError(f"Unknown game {game!r}; games: {', '.join(RULES_BY_GAME)}")
+        raise RulesError(f"Unknown game {quoted(game)}; games: {', '.join(RULES_BY_GAME)}")
     rules = RULES_BY_GAME[game].preset(preset or "standard")
     return rules.with_options(options or {})
