@@ -484,3 +484,40 @@ def test_three_players_without_clubs_cannot_record_a_clubs_bid() -> None:
     # A clubs bid stands in the other three-player forms.
     assert Sheet.start("israeli", FOUR[:3], "three_short_deck", {}).add(
         IsraeliEntry(0, 5, CLUBS, (5, 4, 2), (5, 4, 3))).hands_played == 1
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.integers(min_value=2**63) | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12)
+ENTRY_FIELDS = {"israeli": ["declarer", "level", "strain", "contracts", "tricks", "revokes", "frisch", "all_passed"],
+                "classic": ["tricks", "honours", "revokes"], "whistiti": ["contracts", "tricks", "revokes"]}
+SHEETS = {"israeli": israeli_sheet(), "classic": Sheet.start("classic", FOUR, None, {}),
+          "whistiti": Sheet.start("whistiti", FOUR, None, {})}
+
+
+@settings(max_examples=300, deadline=None)
+@given(game=st.sampled_from(sorted(ENTRY_FIELDS)), data=st.data())
+def test_any_json_entry_is_scored_or_refused_in_one_line(game: str, data: st.DataObject) -> None:
+    """A hand entry comes from the web page: any JSON type in any field, numbers of any size, any
+    text. It is scored, or refused with a SheetError of one short line."""
+    fields = ENTRY_FIELDS[game]
+    raw = data.draw(JSON_VALUES | st.dictionaries(st.sampled_from(fields) | st.text(max_size=6), JSON_VALUES,
+                                                  max_size=len(fields)))
+    sheet = SHEETS[game]
+    try:
+        after = sheet.add(entry_from_dict(game, raw))
+    except SheetError as error:
+        message = str(error)
+        assert message and "\n" not in message and len(message) < 300, message
+    else:
+        assert len(after.scores) == len(sheet.scores) + 1
+
+
+@pytest.mark.parametrize("raw", [{"strain": "x" * 100_000}, {"declarer": 0, "level": 10**5000}, [10**5000],
+                                 {"tricks": ["\u202e" * 5000]}, {"\ud800" * 1000: 1}])
+def test_huge_and_hostile_values_are_refused_in_a_short_line(raw: Any) -> None:
+    with pytest.raises(SheetError) as caught:
+        israeli_sheet().add(entry_from_dict("israeli", raw))
+    message = str(caught.value)
+    assert "\n" not in message and len(message) < 300 and message.isprintable(), message

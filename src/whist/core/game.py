@@ -27,7 +27,7 @@ from whist.core.cards import (
     cards_in,
     long_name,
 )
-from whist.core.errors import IllegalActionError
+from whist.core.errors import IllegalActionError, quoted
 from whist.core.rules import Rules
 from whist.core.state import FIELD, HandState, make_state
 from whist.core.tricks import SUIT_MASK_OF_CARD
@@ -251,7 +251,7 @@ class HandGame:
             action = operator.index(action)  # an int, or int-like such as numpy's
             name = action_name(action)
         except (TypeError, ValueError):
-            return f"{action!r} is not an action"
+            return f"{quoted(action)} is not an action"
         if phase == Phase.PLAY:
             if not is_card(action):
                 return f"It is time to play a card, not {name}"

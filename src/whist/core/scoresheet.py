@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from whist.core.cards import NO_TRUMP, STRAIN_LETTERS
-from whist.core.errors import WhistError
+from whist.core.errors import WhistError, quoted
 from whist.core.games import game_for_rules
 from whist.core.israeli import bid_strains, minimum_level, unbiddable_strain
 from whist.core.rules import ClassicRules, IsraeliRules, Rules, WhistitiRules, make_rules
@@ -52,7 +52,7 @@ class SheetError(WhistError):
 def _whole(data: Mapping[str, Any], key: str, default: int | None = None) -> int:
     value = data.get(key, default)
     if value is None or isinstance(value, bool) or not isinstance(value, int):
-        raise SheetError(f"'{key}' must be a whole number, not {value!r}")
+        raise SheetError(f"'{key}' must be a whole number, not {quoted(value)}")
     return value
 
 
@@ -61,7 +61,7 @@ def _numbers(data: Mapping[str, Any], key: str, length: int | None = None, *, re
     if value is None and not required:
         return ()
     if not isinstance(value, list | tuple) or any(isinstance(v, bool) or not isinstance(v, int) for v in value):
-        raise SheetError(f"'{key}' must be a list of whole numbers, not {value!r}")
+        raise SheetError(f"'{key}' must be a list of whole numbers, not {quoted(value)}")
     if length is not None and len(value) != length:
         raise SheetError(f"'{key}' must have {length} numbers, not {len(value)}")
     return tuple(value)
@@ -69,16 +69,16 @@ def _numbers(data: Mapping[str, Any], key: str, length: int | None = None, *, re
 
 def _no_unknown_keys(data: Mapping[str, Any], known: Sequence[str]) -> None:
     if not isinstance(data, Mapping):
-        raise SheetError(f"A hand is a JSON object, not {data!r}")
+        raise SheetError(f"A hand is a JSON object, not {quoted(data)}")
     unknown = sorted(set(data) - set(known))
     if unknown:
-        raise SheetError(f"Unknown field {unknown[0]!r} in a hand; the fields are {', '.join(known)}")
+        raise SheetError(f"Unknown field {quoted(unknown[0])} in a hand; the fields are {', '.join(known)}")
 
 
 def _strain(value: Any) -> int:
     if isinstance(value, str) and value.upper() in STRAIN_LETTERS:
         return STRAIN_LETTERS.index(value.upper())
-    raise SheetError(f"The trump strain is one of {', '.join(STRAIN_LETTERS)}, not {value!r}")
+    raise SheetError(f"The trump strain is one of {', '.join(STRAIN_LETTERS)}, not {quoted(value)}")
 
 
 # Hand entries ----------------------------------------------------------------------------------
@@ -205,7 +205,7 @@ ENTRY_TYPES: dict[str, type[IsraeliEntry] | type[ClassicEntry] | type[WhistitiEn
 def entry_from_dict(game: str, data: Any) -> Entry:
     """The entry of a hand of ``game`` from its JSON form; SheetError if it is malformed."""
     if not isinstance(data, Mapping):
-        raise SheetError(f"A hand is a JSON object, not {data!r}")
+        raise SheetError(f"A hand is a JSON object, not {quoted(data)}")
     return ENTRY_TYPES[game].from_dict(data)
 
 
@@ -258,14 +258,14 @@ def _check_names(players: Sequence[str], rules: Rules, title: str) -> tuple[str,
     names = []
     for name in players:
         if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
-            raise SheetError(f"A player's name is 1 to {MAX_NAME} characters, not {name!r}")
+            raise SheetError(f"A player's name is 1 to {MAX_NAME} characters, not {quoted(name)}")
         if any(ord(ch) < 32 for ch in name):
             raise SheetError("A player's name cannot contain control characters")
         names.append(name.strip())
     seen: set[str] = set()
     for name in names:
         if name.casefold() in seen:
-            raise SheetError(f"Two players are called {name!r}: give each a different name")
+            raise SheetError(f"Two players are called {quoted(name)}: give each a different name")
         seen.add(name.casefold())
     return tuple(names)
 
