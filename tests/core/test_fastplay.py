@@ -56,8 +56,10 @@ def test_compiled_play_matches_the_python_methods(config: tuple[str, str | None,
         legal = python_legal(state)
         assert tuple(fast.legal_actions(state)) == tuple(legal)
         # Every legal action, and a few that are not: a card held by someone else, a card of
-        # another suit, a pass, something that is no action at all.
-        tries = [*legal, rng.randrange(52), rng.randrange(52), PASS, -1, 52, "QH", 3.0]
+        # another suit, a pass, something that is no action at all, and ints past a C long
+        # (which must be refused as illegal, not overflow in the conversion).
+        tries = [*legal, rng.randrange(52), rng.randrange(52), PASS, -1, 52, "QH", 3.0, 1e30,
+                 2**63, -(2**63) - 1, 10**30]
         for action in tries:
             expected = outcome(python_apply, state, action)
             assert outcome(fast.apply, state, action) == expected, (state.phase, action)

@@ -136,7 +136,11 @@ def apply(object state, object action):
     cdef tuple self = as_state(state)
     if type(action) is not int or <long>item(self, PHASE) != PLAY_PHASE:
         return item(self, GAME).apply(self, action)
-    cdef long card = action
+    cdef long card
+    try:
+        card = action
+    except OverflowError:  # past a C long (2**63, 10**30): refused by the game, as any non-card
+        return item(self, GAME).apply(self, action)
     if not 0 <= card < 52:
         return item(self, GAME).apply(self, action)
     cdef tuple hands = item(self, HANDS)
