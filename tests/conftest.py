@@ -21,7 +21,7 @@ from playwright.sync_api import Browser, Playwright, sync_playwright
 from psycopg import sql
 from sqlalchemy.engine import make_url
 
-from whist.server.settings import ServerSettings
+from whist.server.settings import Limit, RateLimits, ServerSettings
 
 
 def chromium_path() -> str:
@@ -119,9 +119,15 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 
 @pytest.fixture
 def app_settings(tmp_path: Path) -> ServerSettings:
-    """Settings of an in-process app (for TestClient) with its own SQLite file; no bot delay."""
+    """Settings of an in-process app (for TestClient) with its own SQLite file; no bot delay.
+    Every request of a TestClient comes from one address, and a test makes guests and tables
+    faster than any person: the limits are on, but far above what a test asks for (the tests of
+    the limits set their own)."""
     return ServerSettings(database_url=f"sqlite:///{tmp_path / 'whist.db'}", secret_key="test-secret-" + "x" * 20,
-                          bot_delay=0.0, grace_seconds=0.5)
+                          bot_delay=0.0, grace_seconds=0.5, rate_limits=TEST_LIMITS, max_open_tables=100)
+
+
+TEST_LIMITS = RateLimits(**{kind: Limit(1000, 1000, 60) for kind in ("tables", "guests", "accounts", "logins")})
 
 
 POSTGRES_ENV = "WHIST_TEST_POSTGRES_URL"

@@ -44,6 +44,10 @@ def test_play_help_says_what_hands_means_for_each_game(runner: CliRunner) -> Non
     (["--players", "5"], "Israeli Whist is for 4 players"),
     (["--preset", "three_no_clubs", "--players", "4"], "does not fit form three_no_clubs"),
     (["--game", "whistiti", "--hands", "14"], "too many"),
+    (["--name", "\u202eEve"], "A name may not hold an invisible formatting character (U+202E"),
+    (["--name", "E\x1bve"], "A name may not hold a control character (U+001B)"),
+    (["--name", "   "], "this one is empty"),
+    (["--name", "x" * 41], "A name is 1 to 40 characters, not 41"),
 ])
 def test_bad_options_are_usage_errors(runner: CliRunner, args: list[str], message: str) -> None:
     result = runner.invoke(app, ["play", "--watch", *args], env={"COLUMNS": "200"})

@@ -5,6 +5,7 @@ no message shows a seat a card it may not see."""
 from __future__ import annotations
 
 import json
+import logging
 import random
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -298,3 +299,51 @@ def choose(rng: random.Random, state: Message) -> int:
     assert legal, "not this seat's turn"
     action: int = rng.choice(legal)["action"]
     return action
+
+
+def reply_to(conn: Conn, text: str) -> Message:
+    """Send ``text``; the answer to it (an ack comes after the new state, which is kept)."""
+    try:
+        sync = json.loads(text).get("type") == "sync"
+    except (ValueError, RecursionError, AttributeError):
+        sync = False
+    conn.send_text(text)
+    while True:
+        message = conn.receive()
+        if message["type"] in ("ack", "error", "pong") or (sync and message["type"] == "state"):
+            return message
+
+
+def my_turn(conn: Conn, seat: int = 0) -> Message:
+    """The state once it is ``seat``'s turn (or the game is over): the newest state, if it is
+    already (the bots may have played before an ack was sent), else the next one that is."""
+    def mine(message: Message) -> bool:
+        return message["type"] == "state" and (message["view"]["player"] == seat or bool(message["score"]["over"]))
+
+    return conn.state if mine(conn.state) else conn.until(mine)
+
+
+@contextmanager
+def errors_logged() -> Iterator[list[logging.LogRecord]]:
+    """Every record at ERROR or above, or with a traceback, that the app's loggers emit
+    (attached to each, as a logging config may have stopped them propagating to the root)."""
+    found: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.levelno >= logging.ERROR or record.exc_info:
+                found.append(record)
+
+    handler = Keep(logging.DEBUG)
+    loggers = [logging.getLogger(name) for name in ("", "whist", "uvicorn", "uvicorn.error", "starlette", "fastapi")]
+    for logger in loggers:
+        logger.addHandler(handler)
+    try:
+        yield found
+    finally:
+        for logger in loggers:
+            logger.removeHandler(handler)
+
+
+def logged_text(records: list[logging.LogRecord]) -> str:
+    return "\n".join(f"{r.name} {r.levelname}: {r.getMessage()}" for r in records)

@@ -168,7 +168,11 @@ def test_move_timer_in_a_live_table(tmp_path: Path) -> None:
 def test_no_move_timer_no_bot(tmp_path: Path) -> None:
     store, table = make_table(tmp_path, move_timer=None)
 
+    async def send(message: dict[str, Any]) -> None:
+        pass
+
     async def wait() -> None:
+        await table.connect(0, send)  # Ann is there (a table nobody watches would not play at all)
         table.schedule_turn()
         await until(lambda: table.version == 3)
         await asyncio.sleep(0.3)

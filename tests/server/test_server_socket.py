@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from server_kit import TestConn, connect, create_table, drive, join, live, sign_in, stored_actions
 
-from whist.core.actions import PASS
+from whist.core.actions import NUM_ACTIONS, PASS
 from whist.server.app import create_app
 from whist.server.settings import ServerSettings
 
@@ -36,7 +36,7 @@ def test_ping_sync_and_unknown_types(client: TestClient) -> None:
     ann = sign_in(client, "Ann")
     table = create_table(client, ann, "hbbb")
     with connect(client, ann, table["id"]) as conn:
-        first = conn.state
+        first = conn.state_at(3)  # the bots call once Ann is there; then the table waits for her
         assert first["type"] == "state" and first["you"] == 0 and first["table"]["id"] == table["id"]
         assert set(first) == {"type", "version", "you", "table", "score", "view"}
         assert set(first["score"]) >= {"totals", "hands", "hands_total", "over", "places", "games_won"}
@@ -127,11 +127,17 @@ def test_refusals_answer_and_change_nothing(client: TestClient, app_settings: Se
             refused(json.dumps({k: v for k, v in good.items() if k != missing}), "malformed", "x")
         for number in ("NaN", "Infinity", "1e400"):  # Python's JSON reads these as floats
             refused(f'{{"type": "act", "action": {number}, "version": {version}, "id": "x"}}', "malformed", "x")
-        for action in (-1, 10**30, -(10**30), 2**63, 2**64 + PASS, illegal_call, 0):
+        # A number past 2**53 is no number a client means (a browser cannot even read it exactly):
+        # the message is wrong. One outside the action space, but not that large, is an illegal action.
+        for action in (10**30, -(10**30), 2**63, 2**64 + PASS, 2**53 + 1):
+            refused(json.dumps({**good, "action": action}), "malformed", "x")
+        for action in (-1, NUM_ACTIONS, 2**53, -(2**53), illegal_call, 0):
             refused(json.dumps({**good, "action": action}), "illegal", "x")
         refused(json.dumps({**good, "version": version - 1}), "stale", "x")
         refused(json.dumps({**good, "version": version + 1}), "stale", "x")
-        refused(json.dumps({**good, "version": -(10**30)}), "stale", "x")
+        refused(json.dumps({**good, "version": 2**53}), "stale", "x")
+        for impossible in (-(10**30), 2**63):
+            refused(json.dumps({**good, "version": impossible}), "malformed", "x")
         # A message of exactly the limit is read; one byte more is not.
         exact = json.dumps({**good, "action": illegal_call, "pad": ""})
         exact = exact[:-2] + "x" * (4096 - len(exact.encode())) + exact[-2:]

@@ -23,6 +23,8 @@ from whist.cli.tournament import tournament
 from whist.cli.watch import watch as watch_game
 from whist.core.errors import WhistError
 from whist.core.match import Match
+from whist.core.names import normal_name
+from whist.server.settings import RateLimits
 
 app = typer.Typer(
     name="whist",
@@ -43,10 +45,10 @@ def show_version(value: bool) -> None:
         raise typer.Exit()
 
 
-def usage_error(message: str) -> NoReturn:
+def usage_error(message: str, command: str = "play") -> NoReturn:
     """Refuse the command line as click does (exit code 2). Typer 0.12 re-exports click's UsageError
     and later versions vendor their own click, so printing the message ourselves works with both."""
-    typer.echo(f"Error: {message}\nTry 'whist play --help' for help.", err=True)
+    typer.echo(f"Error: {message}\nTry 'whist {command} --help' for help.", err=True)
     raise typer.Exit(2)
 
 
@@ -99,6 +101,7 @@ def play(
     try:
         hand_game = build_game(game.value, preset, option or (), players, hands)
         level = check_bot_level(bots or default_bot_level())
+        name = normal_name(name)
     except WhistError as error:
         usage_error(str(error))
     if save is not None and not save.parent.is_dir():
@@ -161,11 +164,25 @@ def serve(
     log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
     secure_cookies: Annotated[bool, typer.Option(
         help="Send the session cookie over HTTPS only (behind a TLS proxy).")] = False,
+    limit: Annotated[list[str] | None, typer.Option(
+        "--limit", metavar="KIND=SESSION,ADDRESS,SECONDS",
+        help="Change a rate limit; repeatable. KIND: tables, guests, accounts or logins; e.g. tables=10,30,60 "
+             "(10 new tables a session and 30 an address in any 60 seconds), or logins=off. Defaults: "
+             f"{RateLimits().specs()}.")] = None,
+    rate_limits: Annotated[bool, typer.Option(
+        help="Rate limits on new tables, guests, accounts and sign-in attempts (off: a private server, a "
+             "benchmark).")] = True,
+    max_open_tables: Annotated[int, typer.Option(
+        min=0, help="Unfinished tables one player may have made; 0: no cap.")] = 10,
 ) -> None:
     """Start the web app: tables in the browser with friends and bots (http://127.0.0.1:8000)."""
     from whist.server.run import run_server
 
-    run_server(host, port, database_url, grace, bot_delay, log_level, secure_cookies)
+    try:
+        limits = (RateLimits() if rate_limits else RateLimits.off()).changed(limit or ())
+    except ValueError as error:
+        usage_error(str(error), "serve")
+    run_server(host, port, database_url, grace, bot_delay, log_level, secure_cookies, limits, max_open_tables or None)
 
 
 app.command()(tournament)

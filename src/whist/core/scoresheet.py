@@ -28,6 +28,7 @@ from whist.core.cards import NO_TRUMP, STRAIN_LETTERS
 from whist.core.errors import WhistError, quoted
 from whist.core.games import game_for_rules
 from whist.core.israeli import bid_strains, minimum_level, unbiddable_strain
+from whist.core.names import NameRefused, normal_name
 from whist.core.rules import ClassicRules, IsraeliRules, Rules, WhistitiRules, make_rules
 from whist.core.scoring import classic_honour_points, classic_trick_points, israeli_score, whistiti_score
 
@@ -38,7 +39,6 @@ __all__ = [
 
 ISRAELI_REVOKE_PENALTY = 100  # RULES.md 1.5: a revoke caught at the table costs 100 points
 CLASSIC_REVOKE_POINTS = 3  # docs/rules-notes.md: the other side adds three points for each revoke
-MAX_NAME = 40
 HONOURS = 4  # A K Q J of trumps, all dealt in Classic Whist
 
 
@@ -257,11 +257,12 @@ def _check_names(players: Sequence[str], rules: Rules, title: str) -> tuple[str,
                          f"{PLAYER_COUNT_HINTS[rules.GAME]}")
     names = []
     for name in players:
-        if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME:
-            raise SheetError(f"A player's name is 1 to {MAX_NAME} characters, not {quoted(name)}")
-        if any(ord(ch) < 32 for ch in name):
-            raise SheetError("A player's name cannot contain control characters")
-        names.append(name.strip())
+        if not isinstance(name, str):
+            raise SheetError(f"A player's name is a text, not {quoted(name)}")
+        try:
+            names.append(normal_name(name))
+        except NameRefused as refused:
+            raise SheetError(str(refused)) from None
     seen: set[str] = set()
     for name in names:
         if name.casefold() in seen:

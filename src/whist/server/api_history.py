@@ -19,13 +19,14 @@ from sqlalchemy.engine import Connection
 from whist.bots.analysis import analysis_json, analyze_record
 from whist.bots.dd import SolverUnavailableError
 from whist.server import history
+from whist.server.access import may_see, stored_visibility
 from whist.server.auth import session_user
 from whist.server.db import Store
+from whist.server.inputs import RowNumber
 
 router = APIRouter(prefix="/api")
 
 PAGE = Query(20, ge=1, le=100)
-OFFSET = Query(0, ge=0)
 
 
 @contextmanager
@@ -39,7 +40,7 @@ def visible_finished_game(c: Connection, request: Request, table_id: str, invite
     row = history.table_row(c, table_id)
     if row is None:
         raise HTTPException(404, "No such game")
-    if not history.may_see(c, row, session_user(request), invite):
+    if not may_see(stored_visibility(c, row), session_user(request), invite):
         raise HTTPException(403, "This game is private: ask for its invite link")
     if row["status"] != "finished":
         raise HTTPException(409, "This game is still being played: its replay opens when it is over")
@@ -47,8 +48,8 @@ def visible_finished_game(c: Connection, request: Request, table_id: str, invite
 
 
 @router.get("/history")
-def game_history(request: Request, offset: int = OFFSET, limit: int = PAGE,
-                 player: int | None = None) -> dict[str, Any]:
+def game_history(request: Request, offset: RowNumber = 0, limit: int = PAGE,
+                 player: RowNumber | None = None) -> dict[str, Any]:
     """Finished games, newest first; ``player`` keeps the games that user sat in."""
     with connection(request) as c:
         total, games = history.finished_games(c, session_user(request), player, offset, limit)
@@ -140,7 +141,7 @@ def game_analysis(table_id: str, request: Request, invite: str | None = None) ->
 
 
 @router.get("/leaderboard")
-def leaderboard(request: Request, offset: int = OFFSET, limit: int = PAGE) -> dict[str, Any]:
+def leaderboard(request: Request, offset: RowNumber = 0, limit: int = PAGE) -> dict[str, Any]:
     """Rated players by ordinal (mu - 3 sigma), best first, with their statistics."""
     with connection(request) as c:
         total, page = history.leaderboard(c, offset, limit)
@@ -151,7 +152,7 @@ def leaderboard(request: Request, offset: int = OFFSET, limit: int = PAGE) -> di
 
 
 @router.get("/players/{user_id}/stats")
-def player_stats(user_id: int, request: Request) -> dict[str, Any]:
+def player_stats(user_id: RowNumber, request: Request) -> dict[str, Any]:
     store: Store = request.app.state.store
     user = store.user(user_id)
     if user is None:

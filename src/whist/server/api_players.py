@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
-from pydantic import BaseModel
+from fastapi import APIRouter, Depends, HTTPException, Request
 
 from whist.server.auth import check_login, check_password, clean_name, hash_password, session_user
 from whist.server.db import Store
+from whist.server.inputs import Body
+from whist.server.limits import rate_limited
 
 router = APIRouter(prefix="/api")
 
 
-class GuestIn(BaseModel):
+class GuestIn(Body):
     name: str
 
 
-class AccountIn(BaseModel):
+class AccountIn(Body):
     login: str
     password: str
     name: str | None = None
@@ -40,7 +41,7 @@ def me(request: Request) -> dict[str, Any]:
     return me_json(store_of(request), session_user(request))
 
 
-@router.post("/guest")
+@router.post("/guest", dependencies=[Depends(rate_limited("guests"))])
 def guest(body: GuestIn, request: Request) -> dict[str, Any]:
     store = store_of(request)
     user_id = store.add_user(clean_name(body.name))
@@ -48,7 +49,7 @@ def guest(body: GuestIn, request: Request) -> dict[str, Any]:
     return me_json(store, user_id)
 
 
-@router.post("/register")
+@router.post("/register", dependencies=[Depends(rate_limited("accounts"))])
 def register(body: AccountIn, request: Request) -> dict[str, Any]:
     store = store_of(request)
     check_login(body.login, body.password)
@@ -60,7 +61,7 @@ def register(body: AccountIn, request: Request) -> dict[str, Any]:
     return me_json(store, user_id)
 
 
-@router.post("/login")
+@router.post("/login", dependencies=[Depends(rate_limited("logins"))])
 def login(body: AccountIn, request: Request) -> dict[str, Any]:
     store = store_of(request)
     user = store.user_by_login(body.login.lower())

@@ -23,7 +23,7 @@ import secrets
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, Response
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from whist.core.cards import NO_TRUMP, STRAIN_LETTERS
 from whist.core.errors import WhistError
@@ -34,6 +34,7 @@ from whist.core.scoresheet import Sheet, SheetError, entry_from_dict
 from whist.server import sheetstore
 from whist.server.auth import clean_name, require_user, session_user
 from whist.server.db import Store
+from whist.server.inputs import Body, RowNumber
 from whist.server.sheetstore import HandNumberTaken, SheetRow
 
 router = APIRouter(prefix="/api/sheets")
@@ -42,18 +43,18 @@ router = APIRouter(prefix="/api/sheets")
 MAX_HANDS = 1000
 
 
-class SheetIn(BaseModel):
+class SheetIn(Body):
     game: str = "israeli"
     preset: str | None = None
     options: dict[str, Any] = Field(default_factory=dict)
     players: list[str]
 
 
-class HandIn(BaseModel):
+class HandIn(Body):
     entry: dict[str, Any]
     # The number the new hand will have, as the client saw the sheet: a second tap on "add",
     # or a hand added from another device meanwhile, is refused instead of stored twice.
-    number: int | None = None
+    number: RowNumber | None = None
 
 
 def store_of(request: Request) -> Store:
@@ -172,7 +173,7 @@ def add_hand(sheet_id: str, body: HandIn, request: Request) -> dict[str, Any]:
 
 
 @router.delete("/{sheet_id}/hands/{number}")
-def delete_hand(sheet_id: str, number: int, request: Request) -> dict[str, Any]:
+def delete_hand(sheet_id: str, number: RowNumber, request: Request) -> dict[str, Any]:
     """Take back the last hand (only the last: the later hands were scored after it)."""
     row = owned_row(request, sheet_id)
     store = store_of(request)

@@ -15,24 +15,30 @@ Server to client:
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, Field
+from fastapi import APIRouter, Depends, HTTPException, Request, WebSocket, WebSocketDisconnect
+from pydantic import Field
 
+from whist.server.access import live_visibility, may_see
 from whist.server.auth import require_user, session_user
 from whist.server.hub import Hub, TableRequest, TableRequestError
+from whist.server.inputs import Body, json_problem
+from whist.server.limits import check_open_tables, rate_limited
 from whist.server.live import ActionRefused, LiveTable
+from whist.server.replies import json_text
 
+log = logging.getLogger("whist.server")
 router = APIRouter()
 
 
-class SeatIn(BaseModel):
+class SeatIn(Body):
     kind: str
     level: str | None = None
 
 
-class TableIn(BaseModel):
+class TableIn(Body):
     game: str = "israeli"
     preset: str | None = None
     options: dict[str, Any] = Field(default_factory=dict)
@@ -43,7 +49,7 @@ class TableIn(BaseModel):
     take_seat: int | None = Field(default=0, strict=True)
 
 
-class JoinIn(BaseModel):
+class JoinIn(Body):
     seat: int = Field(strict=True)
     invite: str | None = None
 
@@ -58,10 +64,6 @@ def table_or_404(hub: Hub, table_id: str) -> LiveTable:
     if table is None:
         raise HTTPException(404, "No such table")
     return table
-
-
-def may_see(table: LiveTable, user_id: int | None, invite: str | None) -> bool:
-    return table.row.public or invite == table.row.invite or table.seat_of_user(user_id) >= 0
 
 
 def lobby_json(table: LiveTable, user_id: int | None) -> dict[str, Any]:
@@ -80,10 +82,11 @@ async def list_tables(request: Request) -> dict[str, Any]:
     return {"tables": [lobby_json(t, user_id) for t in hub_of(request).public_tables()]}
 
 
-@router.post("/api/tables", status_code=201)
+@router.post("/api/tables", status_code=201, dependencies=[Depends(rate_limited("tables"))])
 async def create_table(body: TableIn, request: Request) -> dict[str, Any]:
     user_id = require_user(request)
     hub = hub_of(request)
+    check_open_tables(hub, user_id, request.app.state.settings.max_open_tables)
     # Checked before the table is made: a refused request must not leave an empty table behind.
     if body.take_seat is not None and not (0 <= body.take_seat < len(body.seats)
                                            and body.seats[body.take_seat].kind == "human"):
@@ -107,7 +110,7 @@ async def create_table(body: TableIn, request: Request) -> dict[str, Any]:
 async def get_table(table_id: str, request: Request, invite: str | None = None) -> dict[str, Any]:
     user_id = session_user(request)
     table = table_or_404(hub_of(request), table_id)
-    if not may_see(table, user_id, invite):
+    if not may_see(live_visibility(table), user_id, invite):
         raise HTTPException(403, "This table is private: ask for its invite link")
     return lobby_json(table, user_id)
 
@@ -116,7 +119,7 @@ async def get_table(table_id: str, request: Request, invite: str | None = None) 
 async def join_table(table_id: str, body: JoinIn, request: Request) -> dict[str, Any]:
     user_id = require_user(request)
     table = table_or_404(hub_of(request), table_id)
-    if not may_see(table, user_id, body.invite):
+    if not may_see(live_visibility(table), user_id, body.invite):
         raise HTTPException(403, "This table is private: ask for its invite link")
     if table.match.over:
         raise HTTPException(409, "The game is over")
@@ -141,14 +144,14 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if table is None:
         await websocket.close(code=4404, reason="No such table")
         return
-    if not may_see(table, user_id, websocket.query_params.get("invite")):
+    if not may_see(live_visibility(table), user_id, websocket.query_params.get("invite")):
         await websocket.close(code=4403, reason="This table is private")
         return
     seat = table.seat_of_user(user_id)
     limit: int = websocket.app.state.settings.max_message_bytes
 
     async def send(message: dict[str, Any]) -> None:
-        await websocket.send_json(message)
+        await websocket.send_text(json_text(message))  # not send_json: it cannot send an echoed lone surrogate
 
     try:
         # Inside the try: a client gone before its first state must not stay among the connections.
@@ -164,7 +167,11 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                     error(None, "too_large", f"A message is at most {limit} bytes") if size > limit
                     else error(None, "malformed", "A message is a JSON object, sent as text"))
             else:
-                reply = await handle_message(table, seat, text, limit)
+                try:
+                    reply = await handle_message(table, seat, text, limit)
+                except Exception:  # a fault of ours: logged, answered, and the connection kept
+                    log.exception("table %s: message from seat %d failed", table.id, seat)
+                    reply = error(None, "internal", "The server failed to answer this message")
             if reply is not None:
                 await send(reply)
     except WebSocketDisconnect:
@@ -175,7 +182,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 
 async def handle_message(table: LiveTable, seat: int, text: str, limit: int) -> dict[str, Any] | None:
     """The reply to one client message; every error path leaves the table as it was."""
-    if len(text.encode()) > limit:
+    if len(text.encode("utf-8", "surrogatepass")) > limit:  # measured even if it holds a lone surrogate
         return error(None, "too_large", f"A message is at most {limit} bytes")
     try:
         message = json.loads(text)
@@ -183,9 +190,10 @@ async def handle_message(table: LiveTable, seat: int, text: str, limit: int) -> 
         return error(None, "malformed", "A message is a JSON object")
     if not isinstance(message, dict):
         return error(None, "malformed", "A message is a JSON object")
-    message_id = message.get("id")
-    if not isinstance(message_id, str | int | None) or isinstance(message_id, bool):
-        message_id = None
+    message_id = message_id_of(message)
+    problem = json_problem(message)
+    if problem is not None:
+        return error(message_id, "malformed", problem)
     kind = message.get("type")
     if kind == "ping":
         return {"type": "pong"}
@@ -204,6 +212,15 @@ async def handle_message(table: LiveTable, seat: int, text: str, limit: int) -> 
             reply["state"] = table.state_message(seat)
         return reply
     return {"type": "ack", "id": message_id, "version": new_version}
+
+
+def message_id_of(message: dict[str, Any]) -> str | int | None:
+    """The id to echo in the reply: a string or a whole number that the reply can carry (no lone
+    surrogate, nothing past 2**53). Any other id is answered without one."""
+    found = message.get("id")
+    if isinstance(found, bool) or not isinstance(found, str | int) or json_problem(found) is not None:
+        return None
+    return found
 
 
 def error(message_id: Any, code: str, text: str) -> dict[str, Any]:

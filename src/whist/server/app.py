@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -18,6 +19,8 @@ import whist
 from whist.server import api_history, api_players, api_sheets, api_tables
 from whist.server.db import Store
 from whist.server.hub import Hub
+from whist.server.limits import Clock, RateLimiter
+from whist.server.replies import JSONReply, install_error_handlers
 from whist.server.settings import ServerSettings
 
 STATIC = Path(__file__).with_name("static")
@@ -31,7 +34,9 @@ FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><text x=
            '\u2660</text></svg>')
 
 
-def create_app(settings: ServerSettings) -> FastAPI:
+def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastAPI:
+    """The app; ``clock`` times the rate limits (a test's own clock moves time without sleeping)."""
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url)
@@ -43,8 +48,10 @@ def create_app(settings: ServerSettings) -> FastAPI:
         hub.close()
         store.close()
 
-    app = FastAPI(title="whist", version=whist.__version__, lifespan=lifespan)
+    app = FastAPI(title="whist", version=whist.__version__, lifespan=lifespan, default_response_class=JSONReply)
+    install_error_handlers(app)
     app.state.settings = settings
+    app.state.limiter = RateLimiter(settings.rate_limits, clock)
     app.add_middleware(SessionMiddleware, secret_key=settings.secret_key, session_cookie="whist_session",
                        same_site="lax", https_only=settings.https_only, max_age=180 * 24 * 3600)
     # Replays and score sheets are tens of kilobytes of JSON: compressed for phones.

@@ -14,9 +14,10 @@ import secrets
 
 from fastapi import HTTPException, Request
 
+from whist.core.names import NameRefused, normal_name
+
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
-NAME = re.compile(r"^[^\x00-\x1f<>]{1,40}$")
-LOGIN = re.compile(r"^[A-Za-z0-9_.\-]{3,40}$")
+LOGIN = re.compile(r"[A-Za-z0-9_.\-]{3,40}")  # whole: ``fullmatch``, as ``$`` would let a final newline by
 
 
 def hash_password(password: str) -> str:
@@ -37,14 +38,15 @@ def check_password(password: str, stored: str) -> bool:
 
 
 def clean_name(name: str) -> str:
-    name = name.strip()
-    if not NAME.match(name):
-        raise HTTPException(422, "A name is 1 to 40 characters, without < or >")
-    return name
+    """A person's name as stored (``whist.core.names``), or 422 with the reason."""
+    try:
+        return normal_name(name)
+    except NameRefused as refused:
+        raise HTTPException(422, str(refused)) from None
 
 
 def check_login(login: str, password: str) -> None:
-    if not LOGIN.match(login):
+    if not LOGIN.fullmatch(login):
         raise HTTPException(422, "A login is 3 to 40 letters, digits, '.', '_' or '-'")
     if not 8 <= len(password) <= 200:
         raise HTTPException(422, "A password is 8 to 200 characters")

@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import RowMapping, and_, case, func, or_, select, true, update
+from sqlalchemy import RowMapping, and_, case, func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
@@ -33,6 +33,7 @@ from whist.core.classic import ClassicWhist, side_of
 from whist.core.games import make_game
 from whist.core.match import Match
 from whist.core.records import to_record
+from whist.server.access import visible_to
 from whist.server.db import actions, hand_results, ratings, seats, tables, users
 from whist.server.live import STAND_IN_LEVEL
 from whist.server.viewjson import hand_replay_json, result_json
@@ -315,27 +316,11 @@ def seat_label(player: Mapping[str, Any]) -> str:
     return f"Seat {player['seat'] + 1}"
 
 
-def may_see(c: Connection, row: RowMapping, user_id: int | None, invite: str | None) -> bool:
-    """A private table's game is shown to its players, its creator and holders of its invite."""
-    if row["public"] or invite == row["invite"]:
-        return True
-    if user_id is None:
-        return False
-    if user_id == row["created_by"]:
-        return True
-    sat = c.execute(select(seats.c.seat).where(seats.c.table_id == row["id"], seats.c.user_id == user_id)).first()
-    return sat is not None
-
-
 def finished_games(c: Connection, viewer: int | None, player: int | None, offset: int,
                    limit: int) -> tuple[int, list[dict[str, Any]]]:
     """(how many, a page of finished games newest first) that ``viewer`` may see; only the
     games ``player`` sat in when given."""
-    visible = tables.c.public == true()
-    if viewer is not None:
-        sat = select(seats.c.table_id).where(seats.c.user_id == viewer)
-        visible = or_(visible, tables.c.created_by == viewer, tables.c.id.in_(sat))
-    where = [tables.c.status == "finished", visible]
+    where = [tables.c.status == "finished", visible_to(viewer)]
     if player is not None:
         where.append(tables.c.id.in_(select(seats.c.table_id).where(seats.c.user_id == player)))
     total = c.execute(select(func.count()).select_from(tables).where(*where)).scalar_one()

@@ -54,7 +54,8 @@ class Hub:
         return len(self.tables)
 
     def start_tables(self) -> None:
-        """Once the event loop runs: bots take their turns, absent players get their grace period."""
+        """Once the event loop runs: absent players get their grace period. No one is connected
+        yet, so every table waits (``LiveTable.watched``) and its bots play once someone comes."""
         for table in self.tables.values():
             for seat in table.seats:
                 if not seat.is_bot and seat.user_id is not None:  # a free seat waits for someone to join
@@ -118,6 +119,10 @@ class Hub:
 
     def public_tables(self) -> list[LiveTable]:
         return [t for t in self.tables.values() if t.row.public and not t.match.over]
+
+    def open_tables_of(self, user_id: int) -> int:
+        """How many unfinished tables ``user_id`` made (those left out at start do not count)."""
+        return sum(1 for t in self.tables.values() if t.row.created_by == user_id and not t.match.over)
 
     def close(self) -> None:
         for table in self.tables.values():

@@ -115,10 +115,20 @@ class LiveTable:
         if not seat.connections:
             self.start_grace(seat)
 
+    @property
+    def watched(self) -> bool:
+        """Someone is connected: a spectator, or a person at their seat. A table nobody watches
+        takes no actions, so that bots (stand-ins too) do not play on for no one; the first
+        connection starts them again."""
+        return bool(self.spectators) or any(seat.connections for seat in self.seats)
+
     async def connect(self, seat_number: int, send: Send) -> None:
+        resumed = not self.watched
         if seat_number < 0:
             self.spectators.add(send)
             await send(self.state_message(seat_number))
+            if resumed:
+                self.schedule_turn()
             return
         seat = self.seats[seat_number]
         arrived = not seat.connections
@@ -130,7 +140,7 @@ class LiveTable:
         if arrived or handed_back:
             # Everyone sees the seat connected again (this connection gets its first state too).
             await self.broadcast()
-            if handed_back:
+            if handed_back or resumed:
                 self.schedule_turn()
         else:
             await send(self.state_message(seat_number))
@@ -138,6 +148,7 @@ class LiveTable:
     def disconnect(self, seat_number: int, send: Send) -> None:
         if seat_number < 0:
             self.spectators.discard(send)
+            self._log_if_unwatched()
             return
         seat = self.seats[seat_number]
         seat.connections.discard(send)
@@ -147,6 +158,11 @@ class LiveTable:
             task = asyncio.get_running_loop().create_task(self.broadcast())
             self.later.add(task)
             task.add_done_callback(self.later.discard)
+        self._log_if_unwatched()
+
+    def _log_if_unwatched(self) -> None:
+        if not self.watched and not self.closed and not self.match.over:
+            log.info("table %s: nobody is connected; its bots wait", self.id)
 
     def start_grace(self, seat: Seat) -> None:
         if seat.is_bot or seat.away or seat.grace is not None or self.match.over:
@@ -214,7 +230,7 @@ class LiveTable:
         if self.timer_task is not None and self.timer_task is not asyncio.current_task():
             self.timer_task.cancel()
         self.timer_task = None
-        if self.closed or self.match.over:
+        if self.closed or self.match.over or not self.watched:  # unwatched: the next connection calls again
             return
         seat = self.seats[self.match.current_player]
         loop = asyncio.get_running_loop()
@@ -226,7 +242,7 @@ class LiveTable:
 
     async def _move_timer(self, seat_number: int, version: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
-        if self.closed or self.version != version:
+        if self.closed or self.version != version or not self.watched:
             return
         log.info("table %s seat %d: out of time, a bot moves", self.id, seat_number)
         action = await self._think(seat_number)
@@ -244,8 +260,12 @@ class LiveTable:
                 continue
             if not (seat.is_bot or seat.away):  # the player came back while the bot thought
                 return
+            if not self.watched:  # the last watcher left: the first to come back starts the bots again
+                return
             version = self.version
             action = await self._think(seat.number)
+            if not self.watched:  # left while the bot thought: the action is not taken
+                return
             try:
                 await self.act(seat.number, action, version, by_bot=True)
             except ActionRefused as refused:  # a person acted first for this seat: carry on

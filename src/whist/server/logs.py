@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from typing import Any
+
+from whist.server.replies import json_text
 
 
 class JsonFormatter(logging.Formatter):
@@ -18,7 +19,7 @@ class JsonFormatter(logging.Formatter):
         }
         if record.exc_info:
             entry["error"] = self.formatException(record.exc_info)
-        return json.dumps(entry, ensure_ascii=False)
+        return json_text(entry)  # a message may quote a client's text, lone surrogates and all
 
 
 def log_config(level: str = "info") -> dict[str, Any]:

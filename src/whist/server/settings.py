@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import secrets
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 
@@ -34,6 +35,73 @@ def session_secret(folder: Path) -> str:
 
 
 @dataclass(frozen=True)
+class Limit:
+    """At most ``per_session`` requests from one session, and ``per_address`` from one address,
+    in any ``seconds``."""
+
+    per_session: int
+    per_address: int
+    seconds: int
+
+    def __post_init__(self) -> None:
+        if min(self.per_session, self.per_address, self.seconds) < 1:
+            raise ValueError("A limit is a count of at least 1 per session and per address, in at least 1 second")
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """How fast new things may be asked for; None: no limit. Each guards what costs the server:
+    a table is a live game in memory, and a password is checked with scrypt (memory-hard, on purpose slow).
+    The address limits are higher than the session limits, as several people may share one address."""
+
+    # A table every few minutes is a busy player; 10 a minute leaves room for mistakes.
+    tables: Limit | None = Limit(10, 30, 60)
+    # Five new names in ten minutes for one browser; thirty for a club on one network.
+    guests: Limit | None = Limit(5, 30, 600)
+    # Accounts are made once: a handful an hour is plenty, and each costs a scrypt hash.
+    accounts: Limit | None = Limit(3, 10, 3600)
+    # Ten tries in five minutes for a forgotten password; slows guessing to a crawl.
+    logins: Limit | None = Limit(10, 30, 300)
+
+    @classmethod
+    def off(cls) -> RateLimits:
+        return cls(tables=None, guests=None, accounts=None, logins=None)
+
+    def specs(self) -> str:
+        """These limits as ``changed`` reads them.
+
+        >>> RateLimits(accounts=None).specs()
+        'tables=10,30,60 guests=5,30,600 accounts=off logins=10,30,300'
+        """
+        return " ".join(f"{f.name}=" + ("off" if (limit := getattr(self, f.name)) is None else
+                                        f"{limit.per_session},{limit.per_address},{limit.seconds}")
+                        for f in fields(self))
+
+    def changed(self, specs: Iterable[str]) -> RateLimits:
+        """These limits with some changed by ``KIND=SESSION,ADDRESS,SECONDS`` or ``KIND=off``.
+
+        >>> RateLimits().changed(["tables=2,5,60", "logins=off"]).tables
+        Limit(per_session=2, per_address=5, seconds=60)
+        """
+        kinds = [f.name for f in fields(self)]
+        changes: dict[str, Limit | None] = {}
+        for spec in specs:
+            kind, _, value = spec.partition("=")
+            if kind not in kinds:
+                raise ValueError(f"Unknown limit {kind!r}; limits: {', '.join(kinds)}")
+            if value == "off":
+                changes[kind] = None
+                continue
+            try:
+                per_session, per_address, seconds = (int(part) for part in value.split(","))
+            except ValueError:
+                raise ValueError(f"{spec!r}: a limit is KIND=SESSION,ADDRESS,SECONDS (e.g. tables=10,30,60) "
+                                 "or KIND=off") from None
+            changes[kind] = Limit(per_session, per_address, seconds)
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
 class ServerSettings:
     database_url: str
     secret_key: str
@@ -44,6 +112,9 @@ class ServerSettings:
     # Session cookies only over HTTPS; off by default because the default address is plain http.
     https_only: bool = False
     max_message_bytes: int = 4096
+    rate_limits: RateLimits = field(default_factory=RateLimits)
+    # Unfinished tables one user may have made; None: no cap. A table counts until its game ends.
+    max_open_tables: int | None = 10
 
     @classmethod
     def default(cls, database_url: str | None = None, **changes: object) -> ServerSettings:
