@@ -30,16 +30,18 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
+from whist.bots.base import Bot
 from whist.bots.registry import BOT_LEVELS, make_bot
+from whist.bots.runner import play_hand
 from whist.bots.stats import MeanInterval, mean_interval
-from whist.core.actions import Phase
+from whist.core.actions import Action, Phase
 from whist.core.classic import ClassicWhist
 from whist.core.errors import WhistError
 from whist.core.game import HandGame
 from whist.core.games import make_game
 from whist.core.match import deal_seed
 from whist.core.state import HandState
-from whist.core.views import seat_view
+from whist.core.views import SeatView
 
 MAX_ARRANGEMENTS = 720
 MAX_REDEALS = 100
@@ -247,21 +249,29 @@ def play_deal(spec: TournamentSpec, deal: int) -> DealResult:
     return DealResult(deal, rows, tuple(tuple(t) for t in times))
 
 
+class TimedBot(Bot):
+    """A bot whose decisions are timed, each one added to ``times``."""
+
+    def __init__(self, bot: Bot, times: list[float]) -> None:  # no randomness of its own: ``bot`` decides
+        self.bot = bot
+        self.times = times
+
+    def choose(self, view: SeatView) -> Action:
+        start = time.perf_counter()
+        action = self.bot.choose(view)
+        self.times.append(time.perf_counter() - start)
+        return action
+
+
 def _play_arrangement(spec: TournamentSpec, game: HandGame, deal: int, index: int, seating: Seating,
                       times: list[list[float]]) -> HandRow:
     n = game.players
-    bots = [make_bot(spec.levels[seating[seat]], f"{spec.seed}/{deal}/{index}/{seat}") for seat in range(n)]
+    bots = {seat: TimedBot(make_bot(spec.levels[seating[seat]], f"{spec.seed}/{deal}/{index}/{seat}"),
+                           times[seating[seat]]) for seat in range(n)}
     dealer = deal % n
     for redeals in range(MAX_REDEALS):
         seed = deal_seed(spec.seed, deal) if redeals == 0 else f"{deal_seed(spec.seed, deal)}/r{redeals}"
-        hand = game.new_hand(dealer, seed, deal)
-        while not hand.is_terminal:
-            seat = hand.player
-            view = seat_view(hand, seat)
-            start = time.perf_counter()
-            action = bots[seat].choose(view)
-            times[seating[seat]].append(time.perf_counter() - start)
-            hand = hand.apply(action)
+        hand = play_hand(game.new_hand(dealer, seed, deal), bots)
         if hand.phase != Phase.CANCELLED:
             return _row(game, hand, deal, index, seating, redeals)
     raise TournamentError(f"Deal {deal} was cancelled {MAX_REDEALS} times in a row")
