@@ -15,7 +15,7 @@ from whist.core.actions import action_name
 from whist.core.records import replay
 from whist.server.app import create_app
 from whist.server.db import Store
-from whist.server.history import BOT_RATINGS
+from whist.server.ratings import BOT_RATINGS
 from whist.server.settings import ServerSettings
 
 

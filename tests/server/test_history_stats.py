@@ -17,9 +17,11 @@ from typing import Any
 import pytest
 from sqlalchemy import delete, insert, select
 
-from whist.server import history
+from whist.server import playerstats
+from whist.server import ratings as player_ratings
 from whist.server.db import Store, actions, hand_results, ratings, seats, tables, users
-from whist.server.history import BOT_RATINGS, MODEL, Competitor, PlayerStats, rate_game
+from whist.server.playerstats import PlayerStats
+from whist.server.ratings import BOT_RATINGS, MODEL, Competitor, rate_game
 
 NEW = (MODEL.mu, MODEL.sigma)
 BASIC = BOT_RATINGS["basic"]
@@ -51,7 +53,7 @@ def test_a_stronger_bot_is_worth_more() -> None:
     beat_weak = rate_game([Competitor(1, *NEW, 0), Competitor(None, *weak, 1)], [1, 2])[1][0]
     beat_strong = rate_game([Competitor(1, *NEW, 0), Competitor(None, *strong, 1)], [1, 2])[1][0]
     assert beat_strong > beat_weak > NEW[0]
-    assert history.bot_rating("no such level") == history.bot_rating(None) == strong
+    assert player_ratings.bot_rating("no such level") == player_ratings.bot_rating(None) == strong
 
 
 def test_partners_share_their_side_s_result() -> None:
@@ -122,14 +124,14 @@ def test_statistics_count_played_hands_of_finished_games(store: Store) -> None:
     add_table(store, "t2", "finished", [None, ann, None, None], [[(0, 0, 50), (1, 3, -20), (5, 5, 45), (2, 5, -30)]])
     add_table(store, "t3", "playing", [ann, None, None, None], [[(3, 3, 19), (1, 1, 11), (4, 4, 26), (2, 5, -30)]])
     with store.begin() as c:
-        stats = history.player_stats(c, [ann, ben, 999])
+        stats = playerstats.player_stats(c, [ann, ben, 999])
     assert stats[ann] == PlayerStats(games=2, hands=3, contracts=3, contracts_made=1, zero_bids=1, zero_bids_made=0,
                                      points=14 - 50 - 20)
     assert stats[ben] == PlayerStats(games=1, hands=2, contracts=2, contracts_made=1, zero_bids=0, zero_bids_made=0,
                                      points=-10 + 56)
     assert stats[999] == PlayerStats()
     with store.begin() as c:
-        assert history.hands_played(c, ["t1", "t2", "t3"]) == {"t1": 2, "t2": 1, "t3": 1}
+        assert playerstats.hands_played(c, ["t1", "t2", "t3"]) == {"t1": 2, "t2": 1, "t3": 1}
 
 
 def test_hands_without_contracts_count_but_have_no_contract_rate(store: Store) -> None:
@@ -137,7 +139,7 @@ def test_hands_without_contracts_count_but_have_no_contract_rate(store: Store) -
     add_table(store, "c1", "finished", [ann, None, None, None], [[(None, 8, 2), (None, 5, 0), (None, 8, 2),
                                                                   (None, 5, 0)]])
     with store.begin() as c:
-        stats = history.player_stats(c, [ann])[ann]
+        stats = playerstats.player_stats(c, [ann])[ann]
     assert (stats.hands, stats.contracts, stats.contracts_made_pct, stats.average_points) == (1, 0, None, 2.0)
 
 
@@ -147,20 +149,20 @@ def test_the_leaderboard_orders_by_ordinal(store: Store) -> None:
         c.execute(insert(ratings), [{"user_id": sure, "mu": 27.0, "sigma": 2.0, "games": 30},  # ordinal 21
                                     {"user_id": lucky, "mu": 35.0, "sigma": 6.0, "games": 2},  # ordinal 17
                                     {"user_id": new, "mu": 25.0, "sigma": 25 / 3, "games": 1}])  # ordinal 0
-        total, page = history.leaderboard(c, 0, 2)
+        total, page = player_ratings.leaderboard(c, 0, 2)
         assert total == 3 and [(r.user_id, name) for r, name in page] == [(sure, "Sure"), (lucky, "Lucky")]
-        assert [r.user_id for r, _ in history.leaderboard(c, 2, 2)[1]] == [new]
-        rating = history.rating_of(c, lucky)
-        assert rating is not None and rating.ordinal == pytest.approx(17.0) and history.rank_of(c, rating) == 2
-        assert history.rating_of(c, 999) is None
+        assert [r.user_id for r, _ in player_ratings.leaderboard(c, 2, 2)[1]] == [new]
+        rating = player_ratings.rating_of(c, lucky)
+        assert rating is not None and rating.ordinal == pytest.approx(17.0) and player_ratings.rank_of(c, rating) == 2
+        assert player_ratings.rating_of(c, 999) is None
 
 
 def test_a_game_already_finished_is_not_rated_again(store: Store) -> None:
     ann = store.add_user("Ann")
     add_table(store, "f1", "finished", [ann, None, None, None], [[(0, 0, 50), (1, 3, -20), (5, 5, 45), (2, 5, -30)]])
     with store.begin() as c:
-        history.rate_finished_game(c, "f1")
-        history.rate_finished_game(c, "no-such-table")
+        player_ratings.rate_finished_game(c, "f1")
+        player_ratings.rate_finished_game(c, "no-such-table")
         assert c.execute(select(ratings)).all() == []
 
 
@@ -168,7 +170,7 @@ def test_a_game_that_does_not_end_is_not_rated(store: Store, caplog: Any) -> Non
     ann = store.add_user("Ann")
     add_table(store, "p1", "playing", [ann, None, None, None], [])  # no actions: the game is not over
     with caplog.at_level(logging.ERROR, logger="whist.server"), store.begin() as c:
-        history.rate_finished_game(c, "p1")
+        player_ratings.rate_finished_game(c, "p1")
     assert "p1: the game could not be rated" in caplog.text and "rating a game that is not over" in caplog.text
 
 
@@ -176,14 +178,14 @@ def test_a_failed_rating_is_undone_alone_and_the_game_still_ends(store: Store, m
     ann = store.add_user("Ann")
     add_table(store, "p2", "playing", [ann, None, None, None], [])
     over = SimpleNamespace(over=True, game=None, places=lambda: (1, 2, 3, 4))
-    monkeypatch.setattr(history, "replay_match", lambda c, row: over)
+    monkeypatch.setattr(player_ratings, "replay_match", lambda c, row: over)
 
     def broken(competitors: Any, places: Any) -> Any:
         raise ValueError("broken")
 
-    monkeypatch.setattr(history, "rate_game", broken)
+    monkeypatch.setattr(player_ratings, "rate_game", broken)
     with store.begin() as c:
-        history.rate_finished_game(c, "p2")  # Ann's new rating row was written, then undone
+        player_ratings.rate_finished_game(c, "p2")  # Ann's new rating row was written, then undone
         c.execute(tables.update().where(tables.c.id == "p2").values(status="finished"))
     with store.begin() as c:
         assert c.execute(select(tables.c.status).where(tables.c.id == "p2")).scalar() == "finished"
@@ -194,7 +196,7 @@ def test_new_ratings_start_at_the_model_s_default_and_existing_ones_are_kept(sto
     ann, ben = store.add_user("Ann"), store.add_user("Ben")
     with store.begin() as c:
         c.execute(insert(ratings).values(user_id=ben, mu=30.0, sigma=3.0, games=9))
-        assert history._locked_ratings(c, [ben, ann]) == {ann: NEW, ben: (30.0, 3.0)}
-        assert history._locked_ratings(c, [ann]) == {ann: NEW}
-        assert history._locked_ratings(c, []) == {}
+        assert player_ratings._locked_ratings(c, [ben, ann]) == {ann: NEW, ben: (30.0, 3.0)}
+        assert player_ratings._locked_ratings(c, [ann]) == {ann: NEW}
+        assert player_ratings._locked_ratings(c, []) == {}
         assert c.execute(select(ratings.c.games).where(ratings.c.user_id == ann)).scalar() == 0

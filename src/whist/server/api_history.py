@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 
 from whist.bots.analysis import analysis_json, analyze_record
 from whist.bots.dd import SolverUnavailableError
-from whist.server import history
+from whist.server import history, playerstats, ratings
 from whist.server.access import may_see, stored_visibility
 from whist.server.auth import session_user
 from whist.server.db import Store
@@ -144,8 +144,8 @@ def game_analysis(table_id: str, request: Request, invite: str | None = None) ->
 def leaderboard(request: Request, offset: RowNumber = 0, limit: int = PAGE) -> dict[str, Any]:
     """Rated players by ordinal (mu - 3 sigma), best first, with their statistics."""
     with connection(request) as c:
-        total, page = history.leaderboard(c, offset, limit)
-        stats = history.player_stats(c, [rating.user_id for rating, _ in page])
+        total, page = ratings.leaderboard(c, offset, limit)
+        stats = playerstats.player_stats(c, [rating.user_id for rating, _ in page])
     players = [{"rank": offset + i + 1, "user_id": rating.user_id, "name": name, **rating.to_json(),
                 "stats": stats[rating.user_id].to_json()} for i, (rating, name) in enumerate(page)]
     return {"total": total, "offset": offset, "limit": limit, "players": players}
@@ -158,8 +158,8 @@ def player_stats(user_id: RowNumber, request: Request) -> dict[str, Any]:
     if user is None:
         raise HTTPException(404, "No such player")
     with connection(request) as c:
-        rating = history.rating_of(c, user_id)
-        rank = history.rank_of(c, rating) if rating is not None else None
-        stats = history.player_stats(c, [user_id])[user_id]
+        rating = ratings.rating_of(c, user_id)
+        rank = ratings.rank_of(c, rating) if rating is not None else None
+        stats = playerstats.player_stats(c, [user_id])[user_id]
     return {"user": {"id": user_id, "name": user["name"], "guest": user["login"] is None},
             "rating": None if rating is None else {**rating.to_json(), "rank": rank}, "stats": stats.to_json()}

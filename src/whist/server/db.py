@@ -9,7 +9,7 @@ restart by replaying its rows through the engine.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -262,9 +262,12 @@ class Store:
             return [(r.seq, r.seat, r.action) for r in rows]
 
     def append_action(self, table_id: str, seq: int, seat: int, action: int, by_bot: bool,
-                      hand_rows: Sequence[dict[str, Any]] = (), finished_totals: Sequence[int] | None = None) -> None:
+                      hand_rows: Sequence[dict[str, Any]] = (), finished_totals: Sequence[int] | None = None,
+                      before_finishing: Callable[[Connection], None] | None = None) -> None:
         """Store one action, with what it completed (a hand's results, the game's end), at once.
 
+        ``before_finishing`` runs in the same transaction just before a game's end is stored (the
+        live table rates the game there), so that a game is rated exactly when its end is stored.
         The primary key (table, seq) refuses a second action with the same number: the caller
         holds the table's lock, so that only happens if two servers share a database.
         """
@@ -274,9 +277,8 @@ class Store:
             if hand_rows:
                 c.execute(insert(hand_results), [{"table_id": table_id, **r} for r in hand_rows])
             if finished_totals is not None:
-                from whist.server.history import rate_finished_game  # here: history imports this module
-
-                rate_finished_game(c, table_id)  # before the table is marked finished: see there
+                if before_finishing is not None:
+                    before_finishing(c)
                 c.execute(update(tables).where(tables.c.id == table_id)
                           .values(status="finished", finished_at=now(), totals=list(finished_totals)))
 

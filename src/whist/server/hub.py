@@ -44,14 +44,20 @@ class Hub:
         A table whose stored actions no longer replay (rules changed under it, a hand-edited
         database) is logged and left out, so that one bad table cannot keep the others down."""
         for row in self.store.tables_with_status("playing"):
-            try:
-                table = self._live(row, self.store.seats_of(row.id))
-                table.replay(self.store.actions_of(row.id))
-            except (ValueError, RuntimeError):  # WhistError is a ValueError
-                log.exception("table %s cannot be resumed: left out", row.id)
-                continue
-            self.tables[row.id] = table
+            table = self._rebuilt(row)
+            if table is not None:
+                self.tables[row.id] = table
         return len(self.tables)
+
+    def _rebuilt(self, row: TableRow) -> LiveTable | None:
+        """A stored table as its stored actions left it; None (and logged) if they no longer replay."""
+        try:
+            table = self._live(row, self.store.seats_of(row.id))
+            table.replay(self.store.actions_of(row.id))
+        except (ValueError, RuntimeError):  # WhistError is a ValueError
+            log.exception("table %s (%s) cannot be rebuilt from its stored actions: left out", row.id, row.status)
+            return None
+        return table
 
     def start_tables(self) -> None:
         """Once the event loop runs: absent players get their grace period. No one is connected
@@ -107,11 +113,8 @@ class Hub:
         row = self.store.table(table_id)
         if row is None or row.status != "finished":
             return None
-        try:
-            table = self._live(row, self.store.seats_of(row.id))
-            table.replay(self.store.actions_of(row.id))
-        except (ValueError, RuntimeError):  # WhistError is a ValueError
-            log.exception("finished table %s cannot be rebuilt", row.id)
+        table = self._rebuilt(row)
+        if table is None:
             return None
         table.close()
         self.tables[row.id] = table

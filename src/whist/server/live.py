@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from whist.bots.base import Bot
@@ -25,12 +26,12 @@ from whist.core.games import make_game
 from whist.core.match import Match
 from whist.core.views import seat_view
 from whist.server.db import SeatRow, Store, TableRow
+from whist.server.ratings import rate_finished_game
+from whist.server.replay import replay_actions
+from whist.server.standin import playing_level
 from whist.server.viewjson import scoreboard_json, view_json
 
 log = logging.getLogger("whist.server")
-
-# A seat left by its player is played by this bot until they come back.
-STAND_IN_LEVEL = "basic"
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
@@ -72,7 +73,7 @@ class LiveTable:
         self.version = 0  # actions taken so far; a message must name the current one
         self.seats = [Seat(s.seat, s.kind, s.bot_level, s.user_id, names.get(s.user_id or -1, ""))
                       for s in seat_rows]
-        self.bots: dict[int, Bot] = {s.number: make_bot(s.bot_level or STAND_IN_LEVEL, f"{row.seed}/{s.number}")
+        self.bots: dict[int, Bot] = {s.number: make_bot(playing_level(s.bot_level), f"{row.seed}/{s.number}")
                                      for s in self.seats}
         self.spectators: set[Send] = set()
         self.lock = asyncio.Lock()
@@ -84,12 +85,9 @@ class LiveTable:
     # Rebuilding after a restart ---------------------------------------------------------------
 
     def replay(self, stored: list[tuple[int, int, int]]) -> None:
-        """Apply the stored actions through the engine, exactly as they were first taken."""
-        for seq, seat, action in stored:
-            if seq != self.version or seat != self.match.current_player:
-                raise RuntimeError(f"Table {self.id}: stored action {seq} does not follow the game")
-            self.match = self.match.apply(action)
-            self.version += 1
+        """Bring a new table to where its stored actions left it, exactly as they were first taken."""
+        self.match = replay_actions(self.match, stored, self.id)
+        self.version = len(stored)
 
     # Seats and connections ----------------------------------------------------------------------
 
@@ -203,7 +201,7 @@ class LiveTable:
                          for s in range(self.game.players)]
             try:
                 self.store.append_action(self.id, self.version, seat_number, action, by_bot, hand_rows,
-                                         list(after.totals) if after.over else None)
+                                         list(after.totals) if after.over else None, self._rate)
             except SQLAlchemyError:  # not stored, so not taken: the table stays as it was
                 log.exception("table %s: action %d could not be stored", self.id, self.version)
                 raise ActionRefused("unavailable", "The action could not be saved; please try again") from None
@@ -216,6 +214,9 @@ class LiveTable:
         else:
             self.schedule_turn()
         return version_now
+
+    def _rate(self, c: Connection) -> None:
+        rate_finished_game(c, self.id)
 
     def _hand_row(self, result: Any, seat: int) -> dict[str, Any]:
         final = result.final
