@@ -81,6 +81,7 @@ class LiveTable:
         self.timer_task: asyncio.Task[None] | None = None  # the move timer of a person's turn
         self.later: set[asyncio.Task[None]] = set()  # broadcasts started where nothing can await them
         self.closed = False
+        self._score: tuple[Match, dict[str, Any]] | None = None  # scoreboard_json of that match
 
     # Rebuilding after a restart ---------------------------------------------------------------
 
@@ -305,15 +306,29 @@ class LiveTable:
                        "away": s.away} for s in self.seats],
         }
 
-    def state_message(self, seat_number: int) -> dict[str, Any]:
-        return {"type": "state", "version": self.version, "you": seat_number, "table": self.table_json(),
-                "score": scoreboard_json(self.match), "view": view_json(seat_view(self.match.hand, seat_number))}
+    def score_json(self) -> dict[str, Any]:
+        """The score of every deal so far: the same for every seat, so it is made once for each
+        action, not for each connection (a long game has many deals and many watchers)."""
+        if self._score is None or self._score[0] is not self.match:
+            self._score = (self.match, scoreboard_json(self.match))
+        return self._score[1]
+
+    def state_message(self, seat_number: int, table: dict[str, Any] | None = None) -> dict[str, Any]:
+        """What ``seat_number`` (-1: a spectator) is sent. Only ``view`` differs between seats:
+        everything else is shared, so it must hold nothing that a seat may not see."""
+        return {"type": "state", "version": self.version, "you": seat_number,
+                "table": self.table_json() if table is None else table, "score": self.score_json(),
+                "view": view_json(seat_view(self.match.hand, seat_number))}
 
     async def broadcast(self) -> None:
         sends: list[tuple[int, Send]] = [(-1, s) for s in self.spectators]
         sends += [(seat.number, s) for seat in self.seats for s in seat.connections]
+        # One message per seat, all made before the first send waits: every connection gets the
+        # table as it was at this moment, even if an action is taken while the sends go out.
+        table = self.table_json()
+        messages = {seat_number: self.state_message(seat_number, table) for seat_number in {n for n, _ in sends}}
         for seat_number, send in sends:
             try:
-                await send(self.state_message(seat_number))
+                await send(messages[seat_number])
             except Exception:  # a connection closing as we write: its own handler cleans up
                 log.debug("table %s: send to seat %d failed", self.id, seat_number)
