@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from whist.cli.main import app
-from whist.core.rules import RULES_BY_GAME
+from whist.core.games import RULES_BY_GAME
 
 
 def test_rules_lists_every_option_and_preset_of_every_game(runner: CliRunner) -> None:

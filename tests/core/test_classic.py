@@ -10,9 +10,9 @@ from helpers import SUIT_DEAL, act, check_state, classic, expect_illegal, start
 
 from whist.core.actions import PASS, Phase
 from whist.core.cards import CLUBS, SPADES, parse_card
-from whist.core.classic import ClassicWhist, side_of
+from whist.core.classic import ClassicWhist, cut_for_partners, side_of
 from whist.core.errors import IllegalActionError
-from whist.core.match import Match, cut_for_partners
+from whist.core.match import Match
 from whist.core.state import HandState
 from whist.core.views import hidden_cards, seat_view
 

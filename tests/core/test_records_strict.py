@@ -18,10 +18,10 @@ from helpers import israeli
 
 from whist.core.actions import Phase, parse_action
 from whist.core.errors import NotationError, RecordError, RulesError, quoted
+from whist.core.games import make_rules
 from whist.core.match import Match
 from whist.core.records import load_record, replay, to_record
 from whist.core.recordshape import MAX_RECORD_BYTES, parse_record_text
-from whist.core.rules import make_rules
 
 GOLDEN_DIR = Path(__file__).parent.parent / "golden"
 HUGE = "7" * 5000  # more digits than int() converts (4300)

@@ -20,15 +20,13 @@ from whist.core.actions import PASS, Phase, action_name
 from whist.core.classic import ClassicWhist
 from whist.core.errors import RulesError
 from whist.core.game import HandGame
-from whist.core.games import GAMES, make_game
+from whist.core.games import GAMES, RULES_BY_GAME, make_game, make_rules
 from whist.core.match import Match
 from whist.core.rules import (
-    RULES_BY_GAME,
     ClassicRules,
     IsraeliRules,
     Rules,
     WhistitiRules,
-    make_rules,
     option_rows,
 )
 

@@ -196,8 +196,9 @@ def frisch_ranking(view: SeatView) -> list[Card]:
 def contract_bid(view: SeatView) -> Action:
     """The legal contract nearest the hand's expected tricks with the known trump."""
     estimate = estimate_tricks(view.hand, view.trump, Outlook.from_view(view))
-    if view.seat == view.declarer and view.game == "israeli":
+    rules = view.rules
+    if view.seat == view.declarer and rules.has_auction:  # the auction's winner must bid its level
         estimate += DECLARER_BONUS
-    if view.game == "israeli" and estimate < ZERO_LINE:
+    if rules.rewards_zero_bids and estimate < ZERO_LINE:
         estimate = 0.0
     return min(view.legal_actions, key=lambda a: (abs(contract_tricks(a) - estimate), contract_tricks(a)))

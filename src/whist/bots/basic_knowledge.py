@@ -9,12 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from whist.core.cards import FULL_DECK, NO_TRUMP, SUIT_MASKS, Card, CardSet, Suit, card_set
-from whist.core.israeli import FORM_DECKS
-from whist.core.rules import IsraeliRules
+from whist.core.cards import NO_TRUMP, SUIT_MASKS, Card, CardSet, Suit, card_set
 from whist.core.views import SeatView
-
-_FORM_DECK_MASKS: dict[str, CardSet] = {form: card_set(cards) for form, (cards, _) in FORM_DECKS.items()}
 
 # A seat is treated as possibly void when the chance of it is at least this: low enough to respect
 # a real risk of a ruff, high enough that a fresh full hand is not suspected of every void.
@@ -23,11 +19,10 @@ VOID_SUSPICION = 0.2
 
 def game_deck(view: SeatView) -> CardSet:
     """The cards that may be in some hand: the form's pack, less a face-up stock card."""
-    if isinstance(view.rules, IsraeliRules):
-        return _FORM_DECK_MASKS[view.rules.form]
-    if view.game == "whistiti" and view.turned_card >= 0:
-        return FULL_DECK & ~(1 << view.turned_card)
-    return FULL_DECK
+    rules = view.rules
+    if rules.turned_card_from_stock and view.turned_card >= 0:
+        return rules.deck_mask & ~(1 << view.turned_card)
+    return rules.deck_mask
 
 
 def cards_above(card: Card) -> CardSet:

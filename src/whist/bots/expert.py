@@ -82,7 +82,8 @@ class ExpertBot(Bot):
         if view.turned_card >= 0 or not view.tricks:  # every hand starts with the card on show
             self.turned_card = view.turned_card
         card = self.turned_card
-        if view.game != "classic" or card < 0 or view.seat == view.dealer or view.turned_card >= 0:
+        if (not view.rules.turned_card_is_dealers or card < 0 or view.seat == view.dealer
+                or view.turned_card >= 0):
             return {}
         played = any(card in cards for _, cards, _ in view.tricks) or any(c == card for _, c in view.trick)
         return {} if played else {view.dealer: 1 << card}
@@ -130,7 +131,7 @@ class ExpertBot(Bot):
 
     def _card_value(self, view: SeatView) -> Callable[[HandState], float]:
         seat = view.seat
-        if view.game != "classic":
+        if not view.rules.partnerships:
             return _finish_value(seat)
         exact = self.settings.exact_tricks
 

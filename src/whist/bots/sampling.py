@@ -38,10 +38,8 @@ from fractions import Fraction
 from math import factorial
 
 from whist.bots.basic_knowledge import played_cards, shown_voids
-from whist.core.cards import FULL_DECK, SUIT_MASKS, CardSet, card_set, iter_cards
+from whist.core.cards import SUIT_MASKS, CardSet, card_set, iter_cards
 from whist.core.games import game_for_rules
-from whist.core.israeli import FORM_DECKS
-from whist.core.rules import ClassicRules, IsraeliRules, WhistitiRules
 from whist.core.views import SeatView
 
 Deal = tuple[CardSet, ...]  # each seat's cards now, by seat
@@ -100,15 +98,13 @@ class DealConstraints:
 
 def game_pack(view: SeatView) -> CardSet:
     """Every card of the game's pack (a three-player Israeli form leaves some out)."""
-    if isinstance(view.rules, IsraeliRules):
-        return card_set(FORM_DECKS[view.rules.form][0])
-    return FULL_DECK
+    return view.rules.deck_mask
 
 
 def stock_size(view: SeatView) -> int:
     """Cards of the pack dealt to nobody and not face up."""
     undealt = game_pack(view).bit_count() - view.players * view.hand_size
-    if isinstance(view.rules, WhistitiRules) and view.turned_card >= 0:
+    if view.rules.turned_card_from_stock and view.turned_card >= 0:
         undealt -= 1  # the stock's top card is face up
     return undealt
 
@@ -150,7 +146,7 @@ def deal_constraints(view: SeatView, remembered: Mapping[int, CardSet] | None = 
     unseen = game_pack(view) & ~view.hand & ~played
     if view.turned_card >= 0:
         unseen &= ~(1 << view.turned_card)
-        if isinstance(view.rules, ClassicRules) and view.dealer != me:
+        if view.rules.turned_card_is_dealers and view.dealer != me:
             known[view.dealer] |= 1 << view.turned_card  # on show, and still in the dealer's hand
     for seat, cards in (remembered or {}).items():
         if seat != me:

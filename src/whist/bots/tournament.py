@@ -35,7 +35,6 @@ from whist.bots.registry import BOT_LEVELS, make_bot
 from whist.bots.runner import play_hand
 from whist.bots.stats import MeanInterval, mean_interval
 from whist.core.actions import Action, Phase
-from whist.core.classic import ClassicWhist
 from whist.core.errors import WhistError
 from whist.core.game import HandGame
 from whist.core.games import make_game
@@ -176,7 +175,7 @@ class TournamentResult:
 
 
 def is_partnership(game: HandGame) -> bool:
-    return isinstance(game, ClassicWhist)
+    return game.rules.partnerships
 
 
 def seat_arrangements(players: int, bots: int, partnership: bool = False) -> tuple[Seating, ...]:
@@ -278,11 +277,8 @@ def _play_arrangement(spec: TournamentSpec, game: HandGame, deal: int, index: in
 
 
 def _row(game: HandGame, hand: HandState, deal: int, index: int, seating: Seating, redeals: int) -> HandRow:
-    points = hand.scores()
-    if isinstance(game, ClassicWhist):
-        # Honours as at the start of a game: the hand is scored on its own.
-        honours = game.honour_points(hand, (0, 0))
-        points = tuple(p + honours[seat % 2] for seat, p in enumerate(points))
+    # Honours (Classic Whist) as at the start of a game: the hand is scored on its own.
+    points, _ = game.match_points(hand, (0, 0))
     return HandRow(deal, index, seating, hand.dealer, redeals, hand.trump, hand.over_under,
                    tuple(hand.contracts), tuple(hand.tricks_won), tuple(points))
 

@@ -13,9 +13,8 @@ from rich.text import Text
 from whist.cli.cards import action_text, card_text, over_under_text, strain_text
 from whist.cli.table import frisch_exchange_text
 from whist.core.actions import PASS, Action, Phase, bid_level, contract_tricks
-from whist.core.cards import CLUBS, NO_TRUMP
-from whist.core.israeli import minimum_level
-from whist.core.rules import IsraeliRules
+from whist.core.cards import NO_TRUMP
+from whist.core.games import game_for_rules
 from whist.core.views import SeatView
 
 
@@ -84,5 +83,4 @@ def direction(offset: int, players: int) -> str:
 
 def minimum_bid(view: SeatView) -> int:
     """The lowest level of a bid in this auction round (told, not enforced: the engine decides)."""
-    assert isinstance(view.rules, IsraeliRules)  # only Israeli Whist has a trump auction
-    return minimum_level(view.rules, CLUBS, view.frisch_round)
+    return game_for_rules(view.rules).lowest_bid(view.frisch_round)

@@ -58,7 +58,7 @@ class Game:
         code = 0
         try:
             self.console.print("Type help at any prompt for the commands.")
-            if self.match.game.name == "classic":
+            if self.match.game.rules.partnerships:
                 side_a, side_b = side_names(self.names)
                 self.console.print(f"Partners sit opposite: {side_a} against {side_b}.", markup=False)
             self.announce_hand()
@@ -166,8 +166,9 @@ class Game:
         elif view is not None and word in ("hand", "table"):
             self.show_table(view, shown)
         elif view is not None and word == "last":
-            if view.game == "classic" and view.trick:
-                self.console.print("In Classic Whist the last trick may be seen only before the next one is led.")
+            game = self.match.game
+            if not game.rules.last_trick_open and view.trick:
+                self.console.print(f"In {game.title} the last trick may be seen only before the next one is led.")
             else:
                 self.console.print(last_trick_text(view, self.names))
 

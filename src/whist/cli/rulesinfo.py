@@ -10,8 +10,8 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from whist.core.games import GAMES
-from whist.core.rules import RULES_BY_GAME, Rules, option_rows
+from whist.core.games import GAMES, RULES_BY_GAME
+from whist.core.rules import Rules, option_rows
 
 
 def option_list(rules_cls: type[Rules]) -> RenderableType:

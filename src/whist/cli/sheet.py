@@ -11,7 +11,6 @@ from rich.text import Text
 from whist.cli.cards import cards_line, over_under_text, strain_text
 from whist.core.cards import NO_TRUMP, sorted_for_display
 from whist.core.match import HandResult, Match
-from whist.core.rules import ClassicRules
 from whist.core.views import SeatView
 
 
@@ -26,8 +25,8 @@ def side_names(names: Sequence[str]) -> tuple[str, str]:
 
 def score_sheet(match: Match, names: Sequence[str]) -> Table:
     """Points hand by hand and the totals."""
-    if match.game.name == "classic":
-        return classic_sheet(match, names)
+    if match.game.rules.partnerships:
+        return sides_sheet(match, names)
     table = Table(title="Score sheet", title_justify="left", caption="points (contract/tricks)",
                   caption_justify="left", show_edge=False)
     table.add_column("Hand", justify="right")
@@ -47,14 +46,16 @@ def score_sheet(match: Match, names: Sequence[str]) -> Table:
     return table
 
 
-def classic_sheet(match: Match, names: Sequence[str]) -> Table:
-    rules = match.game.rules
-    assert isinstance(rules, ClassicRules)
+def sides_sheet(match: Match, names: Sequence[str]) -> Table:
+    """The sheet of a partnership game (Classic Whist): points by side, games to a target."""
+    game = match.game
+    target, honours_on, rubber = game.game_target, game.counts_honours, game.games_to_win > 1
+    assert target is not None  # partnership games here are played as games to a target
     side_a, side_b = side_names(names)
     # Sides are columns A and B, named in the caption: two names per header would not fit 80 columns.
-    table = Table(title=f"Score sheet (a game is {rules.target} points)", title_justify="left", show_edge=False,
+    table = Table(title=f"Score sheet (a game is {target} points)", title_justify="left", show_edge=False,
                   caption=Text(f"A: {side_a} · B: {side_b}"), caption_justify="left")
-    columns = ["Hand", "Dealer", "Trump", "Tricks", "A", "B", "Game"] + (["Honours"] if rules.honours else [])
+    columns = ["Hand", "Dealer", "Trump", "Tricks", "A", "B", "Game"] + (["Honours"] if honours_on else [])
     for column in columns:
         table.add_column(column, justify="left" if column in ("Dealer", "Game") else "right")
     game_points = [0, 0]
@@ -63,17 +64,17 @@ def classic_sheet(match: Match, names: Sequence[str]) -> Table:
         won = final.tricks_won
         game_points = [game_points[0] + result.points[0], game_points[1] + result.points[1]]
         note = f"{game_points[0]}–{game_points[1]}"
-        if max(game_points) >= rules.target:
+        if max(game_points) >= target:
             note += " (game)"  # the next hand starts a new game from 0–0
             game_points = [0, 0]
-        honours = [f"{result.honours[0]}–{result.honours[1]}"] if rules.honours else []
+        honours = [f"{result.honours[0]}–{result.honours[1]}"] if honours_on else []
         table.add_row(str(result.number), Text(names[final.dealer]), strain_text(final.trump),
                       f"{won[0] + won[2]}–{won[1] + won[3]}", points_text(result.points[0]),
                       points_text(result.points[1]), note, *honours)
     table.add_section()
-    games = f"games {match.games_won[0]}–{match.games_won[1]}" if rules.rubber else ""
+    games = f"games {match.games_won[0]}–{match.games_won[1]}" if rubber else ""
     table.add_row("Total", "", "", "", points_text(match.totals[0], "bold"), points_text(match.totals[1], "bold"),
-                  games, *([""] if rules.honours else []))
+                  games, *([""] if honours_on else []))
     return table
 
 
@@ -85,19 +86,20 @@ def hand_summary(view: SeatView, result: HandResult, totals: Sequence[int], name
     title = f"Hand {result.number} is over"
     if view.over_under:
         title += f" (contracts {over_under_text(sum(view.contracts), view.hand_size)})"
-    if view.game == "classic":
+    rules = view.rules
+    if rules.partnerships:
         won = view.tricks_won
         side_a, side_b = side_names(names)
         title += f" (tricks: {side_a} {won[0] + won[2]}, {side_b} {won[1] + won[3]})"
         if any(result.honours):
             title += f"; honours {result.honours[0]}–{result.honours[1]}"
-    classic = view.game == "classic"
+    bids = rules.has_contracts
     table = Table(show_edge=False)
-    for column in ("Player", "Tricks", "Points", "Total") if classic else ("Player", "Contract", "Tricks", "Points",
-                                                                          "Total"):
+    for column in ("Player", "Contract", "Tricks", "Points", "Total") if bids else ("Player", "Tricks", "Points",
+                                                                                   "Total"):
         table.add_column(column, justify="left" if column == "Player" else "right")
     for seat, name in enumerate(names):
-        contract = [] if classic else [str(view.contracts[seat])]
+        contract = [str(view.contracts[seat])] if bids else []
         table.add_row(Text(name), *contract, str(view.tricks_won[seat]), points_text(result.points[seat]),
                       points_text(totals[seat], "bold"))
     trump = view.trump if view.trump >= 0 else NO_TRUMP
@@ -113,8 +115,8 @@ def hand_summary(view: SeatView, result: HandResult, totals: Sequence[int], name
 def final_results(match: Match, names: Sequence[str]) -> RenderableType:
     """The final scores and places."""
     places = match.places()
-    if match.game.name == "classic":
-        return classic_final(match, names)
+    if match.game.rules.partnerships:
+        return sides_final(match, names)
     table = Table(title="Final scores", title_justify="left", title_style="bold", show_edge=False)
     table.add_column("Place", justify="right")
     table.add_column("Player")
@@ -126,7 +128,7 @@ def final_results(match: Match, names: Sequence[str]) -> RenderableType:
     return Group(table, Text(line, style="bold green"))
 
 
-def classic_final(match: Match, names: Sequence[str]) -> RenderableType:
+def sides_final(match: Match, names: Sequence[str]) -> RenderableType:
     places = match.places()  # seats 0 and 1 stand for their sides
     side_a, side_b = side_names(names)
     table = Table(title="Final scores", title_justify="left", title_style="bold", show_edge=False)
@@ -148,11 +150,11 @@ def hand_heading(match: Match, names: Sequence[str]) -> str:
     parts = [match.game.title, f"hand {number}" + (f" of {total}" if total else "")]
     if match.results and match.results[-1].cancelled:
         parts[-1] += " (dealt again)"
-    if match.game.name == "whistiti":
+    if match.game.rules.hand_size_varies:
         parts.append(f"{hand.hand_size} card{'s' if hand.hand_size > 1 else ''} each")
-    if match.game.name == "classic":
+    target = match.game.game_target
+    if target is not None:
         a, b = side_names(names)
-        target = match.game.rules.target  # type: ignore[attr-defined]
         parts.append(f"game {a} {match.game_points[0]}–{match.game_points[1]} {b} (to {target})")
     parts.append(f"dealer {names[hand.dealer]}")
     return " · ".join(parts)

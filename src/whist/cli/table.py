@@ -14,8 +14,14 @@ from rich.text import Text
 from whist.cli.cards import action_text, card_text, cards_line, over_under_text, strain_text, suit_style
 from whist.core.actions import PASS, Phase
 from whist.core.cards import NO_TRUMP, SUIT_SYMBOLS, Card, sorted_for_display
-from whist.core.rules import IsraeliRules
+from whist.core.game import HandGame
+from whist.core.games import game_for_rules
 from whist.core.views import SeatView
+
+
+def game_of(view: SeatView) -> HandGame:
+    """The game the view's table plays, which says what its table shows."""
+    return game_for_rules(view.rules)
 
 
 def display_order(view: SeatView) -> list[Card]:
@@ -24,12 +30,14 @@ def display_order(view: SeatView) -> list[Card]:
 
 
 def seat_tags(view: SeatView, seat: int) -> list[str]:
+    rules = view.rules
     tags = []
     if seat == view.dealer:
         tags.append("dealer")
-    if view.game == "israeli" and seat == view.declarer and view.phase >= Phase.CONTRACT:
+    if rules.has_auction and seat == view.declarer and view.phase >= Phase.CONTRACT:
         tags.append("declarer")
-    if view.game == "classic" and view.seat >= 0 and seat != view.seat and seat % 2 == view.seat % 2:
+    if (rules.partnerships and view.seat >= 0 and seat != view.seat
+            and game_of(view).side_of(seat) == game_of(view).side_of(view.seat)):
         tags.append("partner")
     return tags
 
@@ -44,21 +52,19 @@ def header(view: SeatView, names: Sequence[str], seat: int) -> Text:
 
 def trump_line(view: SeatView, names: Sequence[str]) -> Text:
     """Trump, declarer and the state of the auction, in one line."""
-    if view.game == "israeli":
-        return israeli_line(view, names)
+    if view.rules.has_auction:
+        return auction_line(view, names, game_of(view))
     if view.trump < 0:
         return Text("Trump not yet known")
     line = Text("Trump ") + strain_text(view.trump) if view.trump != NO_TRUMP else Text("No trump")
     if view.turned_card >= 0:
         line += Text(" (turned up: ") + card_text(view.turned_card) + Text(")")
-    elif view.game == "whistiti" and view.trump == NO_TRUMP:
+    elif view.rules.turned_card_from_stock and view.trump == NO_TRUMP:
         line += Text(" (no card left to turn up)")
     return line
 
 
-def israeli_line(view: SeatView, names: Sequence[str]) -> Text:
-    rules = view.rules
-    assert isinstance(rules, IsraeliRules)
+def auction_line(view: SeatView, names: Sequence[str], game: HandGame) -> Text:
     after = f" after Frisch {view.frisch_round}" if view.frisch_round else ""
     if view.phase == Phase.AUCTION:
         line = Text(f"Trump auction{after}: ")
@@ -66,7 +72,7 @@ def israeli_line(view: SeatView, names: Sequence[str]) -> Text:
             return line + Text("no bid yet")
         return line + Text("high bid ") + action_text(view.high_bid) + Text(f" by {names[view.declarer]}")
     if view.phase == Phase.FRISCH:
-        return Text(f"All passed{after}: Frisch {view.frisch_round + 1} of {rules.frisch_rounds}, "
+        return Text(f"All passed{after}: Frisch {view.frisch_round + 1} of {game.frisch_rounds}, "
                     "each player passes 3 cards")
     if view.declarer < 0:
         return Text("No bid: the hand is cancelled")
@@ -75,7 +81,7 @@ def israeli_line(view: SeatView, names: Sequence[str]) -> Text:
 
 
 def contracts_line(view: SeatView) -> Text | None:
-    if view.game == "classic" or not view.contracts:
+    if not view.rules.has_contracts or not view.contracts:
         return None
     bid = [c for c in view.contracts if c >= 0]
     if not bid:
@@ -88,8 +94,8 @@ def contracts_line(view: SeatView) -> Text | None:
     return Text(f"Contracts: {start}: ") + Text(word.upper(), style=style)
 
 
-def classic_line(view: SeatView, names: Sequence[str]) -> Text | None:
-    if view.game != "classic":
+def sides_line(view: SeatView, names: Sequence[str]) -> Text | None:
+    if not view.rules.partnerships:
         return None
     won = view.tricks_won
     sides = [f"{names[0]} & {names[2]} {won[0] + won[2]}", f"{names[1]} & {names[3]} {won[1] + won[3]}"]
@@ -100,15 +106,15 @@ def seat_rows(view: SeatView) -> list[tuple[str, list[Text]]]:
     """Rows of the seat table: the last call, contract, tricks and the card in the trick."""
     n = view.players
     rows: list[tuple[str, list[Text]]] = []
-    if view.game == "israeli" and view.phase in (Phase.AUCTION, Phase.FRISCH):
+    if view.rules.has_auction and view.phase in (Phase.AUCTION, Phase.FRISCH):
         last: list[Text] = [Text("")] * n
         for frisch_round, seat, call in view.calls:
             if frisch_round == view.frisch_round:
                 last[seat] = action_text(call) if call != PASS else Text("pass", style="dim")
         rows.append(("call", last))
-    if view.game != "classic" and view.phase >= Phase.CONTRACT:
-        label = "bid" if view.game == "whistiti" else "contract"
-        rows.append((label, [Text(str(c)) if c >= 0 else Text("?", style="dim") for c in view.contracts]))
+    if view.rules.has_contracts and view.phase >= Phase.CONTRACT:
+        bids = [Text(str(c)) if c >= 0 else Text("?", style="dim") for c in view.contracts]
+        rows.append((view.rules.contract_label, bids))
     if view.phase >= Phase.PLAY:
         rows.append(("tricks", [tricks_cell(view, s) for s in range(n)]))
     if view.phase == Phase.PLAY:
@@ -122,7 +128,7 @@ def seat_rows(view: SeatView) -> list[tuple[str, list[Text]]]:
 def tricks_cell(view: SeatView, seat: int) -> Text:
     """Tricks taken: green once the contract is made, red once it is overshot."""
     taken = view.tricks_won[seat]
-    if view.game == "classic" or view.contracts[seat] < 0:
+    if not view.rules.has_contracts or view.contracts[seat] < 0:
         return Text(str(taken))
     contract = view.contracts[seat]
     return Text(str(taken), style="" if taken < contract else "green" if taken == contract else "red")
@@ -135,7 +141,7 @@ def table_panel(view: SeatView, names: Sequence[str], heading: str) -> Renderabl
         table.add_column(header(view, names, seat), justify="center")
     for label, cells in seat_rows(view):
         table.add_row(Text(label, style="dim"), *cells)
-    lines = [line for line in (trump_line(view, names), contracts_line(view), classic_line(view, names)) if line]
+    lines = [line for line in (trump_line(view, names), contracts_line(view), sides_line(view, names)) if line]
     return Group(Text(heading, style="bold"), table, *lines)
 
 

@@ -5,10 +5,10 @@ from whist.core.cards import Card, CardSet, card_name, hand_name, parse_card, pa
 from whist.core.classic import ClassicWhist
 from whist.core.errors import IllegalActionError, NotationError, RecordError, RulesError, WhistError
 from whist.core.game import HandGame
-from whist.core.games import GAMES, make_game
+from whist.core.games import GAMES, make_game, make_rules
 from whist.core.israeli import IsraeliWhist
 from whist.core.match import HandResult, Match
-from whist.core.rules import ClassicRules, IsraeliRules, Rules, WhistitiRules, make_rules
+from whist.core.rules import ClassicRules, IsraeliRules, Rules, WhistitiRules
 from whist.core.state import HandState
 from whist.core.views import SeatView, seat_view
 from whist.core.whistiti import Whistiti

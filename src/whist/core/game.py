@@ -31,6 +31,7 @@ from whist.core.errors import IllegalActionError, quoted
 from whist.core.rules import Rules
 from whist.core.state import FIELD, HandState, make_state
 from whist.core.tricks import SUIT_MASK_OF_CARD
+from whist.core.wholegame import WholeGame
 
 HANDS, PHASE, PLAYER, LOG = FIELD["hands"], FIELD["phase"], FIELD["player"], FIELD["action_log"]
 LEADER, CONTRACTS, DECLARER, IS_TERMINAL = FIELD["leader"], FIELD["contracts"], FIELD["declarer"], FIELD["is_terminal"]
@@ -65,11 +66,17 @@ def shuffled(cards: list[int], rng: random.Random) -> list[int]:
 
 
 
-class HandGame:
-    """The rules of one game, applied to hand states. Stateless apart from the rules."""
+class HandGame(WholeGame):
+    """The rules of one game, applied to hand states. Stateless apart from the rules.
+
+    Besides the hand, each game answers what differs above it (``WholeGame``): the sides, the
+    end of the game, places and honours. Callers ask these hooks rather than which game is
+    played, so a new game is one module and a line in ``games.py``.
+    """
 
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
+    rules_type: ClassVar[type[Rules]] = Rules
     rules: Rules
 
     def __init__(self, rules: Rules) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from whist.core.actions import (
@@ -17,9 +17,10 @@ from whist.core.actions import (
     bid_strain,
     is_bid,
 )
-from whist.core.cards import CLUBS, FIVE, FOUR, NO_TRUMP, SUIT_MASKS, card_suit, cards_in, long_name
+from whist.core.cards import CLUBS, NO_TRUMP, card_suit, cards_in, long_name
+from whist.core.errors import RulesError
 from whist.core.game import IS_TERMINAL, LOG, PHASE, PLAYER, HandGame
-from whist.core.rules import IsraeliRules
+from whist.core.rules import FORM_DECKS, IsraeliRules
 from whist.core.scoring import israeli_score
 from whist.core.state import FIELD, HandState, make_state
 
@@ -28,14 +29,6 @@ HANDS, FRISCH_ROUND, FRISCH_SELECTED, FRISCH_PASSES = (
     FIELD["hands"], FIELD["frisch_round"], FIELD["frisch_selected"], FIELD["frisch_passes"])
 TRUMP, CONTRACTS = FIELD["trump"], FIELD["contracts"]
 
-# Cards left out of the pack in each form, and cards dealt to each player.
-FORM_DECKS: dict[str, tuple[list[int], int]] = {
-    "four_players": (list(range(52)), 13),
-    "three_no_clubs": ([c for c in range(52) if not SUIT_MASKS[CLUBS] >> c & 1], 13),
-    "three_short_deck": ([c for c in range(52) if c % 13 > FIVE], 12),
-    "three_short_deck_40": ([c for c in range(52) if c % 13 > FOUR], 12),
-    "three_random_card": (list(range(52)), 17),
-}
 
 _AUCTION, _CONTRACT = Phase.AUCTION, Phase.CONTRACT
 STRAIN_NAMES = ("clubs", "diamonds", "hearts", "spades", "no trump")
@@ -64,8 +57,9 @@ def unbiddable_strain(rules: IsraeliRules, strain: int) -> str:
 
 
 class IsraeliWhist(HandGame):
-    name = "israeli"
+    name = IsraeliRules.GAME
     title = "Israeli Whist"
+    rules_type = IsraeliRules
     rules: IsraeliRules
 
     def __init__(self, rules: IsraeliRules | None = None) -> None:
@@ -83,6 +77,40 @@ class IsraeliWhist(HandGame):
 
     def opening(self, dealer: int, turned_card: int) -> dict[str, Any]:
         return {"phase": Phase.AUCTION, "player": self.auction_starter(dealer), "contracts": (-1,) * self.players}
+
+    # The whole game ----------------------------------------------------------------------------
+
+    @property
+    def frisch_rounds(self) -> int:
+        return self.rules.frisch_rounds
+
+    def lowest_bid(self, frisch_round: int) -> int:
+        return minimum_level(self.rules, CLUBS, frisch_round)
+
+    def hands_in_game(self) -> int | None:
+        return self.rules.hands if self.rules.hands > 0 else None
+
+    def is_over(self, played: int, totals: Sequence[int], games_won: Sequence[int]) -> bool:
+        rules = self.rules
+        if rules.target is not None and max(totals) >= rules.target:
+            return True
+        return rules.hands > 0 and played >= rules.hands
+
+    def players_options(self, players: int, options: Mapping[str, str]) -> dict[str, str]:
+        rules = self.rules
+        if players == rules.players:
+            return {}
+        # Three players without a chosen form play without the clubs; a form the user chose wins,
+        # and one that does not fit the count is an error rather than a silent change.
+        if players == 3 and rules.form == "four_players" and "form" not in options:
+            return {"form": "three_no_clubs"}
+        if players in (3, 4):
+            raise RulesError(f"--players {players} does not fit form {rules.form}, "
+                             f"which is for {rules.players} players")
+        raise RulesError(f"Israeli Whist is for 4 players, or 3 with a three-player form; not {players}")
+
+    def hands_options(self, hands: int) -> dict[str, str]:
+        return {"hands": str(hands)}
 
     # Trump auction -------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
+from whist.core.cards import CLUBS, FIVE, FOUR, FULL_DECK, SUIT_MASKS, CardSet, card_set
 from whist.core.digits import read_number
 from whist.core.errors import RulesError, quoted
 from whist.core.scoring import ZERO_SCORES
@@ -40,10 +41,28 @@ class Rules:
     GAME: ClassVar[str] = ""
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
+    # What kind of game these rules make, read from a seat's view by the table and the bots (which
+    # see the rules, never the game); the game's own hooks are in ``whist.core.wholegame``.
+    partnerships: ClassVar[bool] = False  # partners sit opposite and score as a side (seats 0+2, 1+3)
+    has_auction: ClassVar[bool] = False  # a trump auction names a declarer, who must bid its level
+    has_contracts: ClassVar[bool] = True  # every seat bids a number of tricks
+    contract_label: ClassVar[str] = "contract"  # what the table calls a seat's contract
+    hand_size_varies: ClassVar[bool] = False  # the deal changes from hand to hand, so headings say it
+    turned_card_is_dealers: ClassVar[bool] = False  # the trump card turned up is the dealer's last card
+    turned_card_from_stock: ClassVar[bool] = False  # the trump card turned up is the stock's top card
+    last_trick_open: ClassVar[bool] = True  # the last trick may be looked at after the next one is led
+    rewards_zero_bids: ClassVar[bool] = False  # a made zero contract scores well above its size
+    players_hint: ClassVar[str] = ""  # how the players are counted, for a score sheet's refusal
+
     @property
     def players(self) -> int:
         """Seats at the table."""
         raise NotImplementedError
+
+    @property
+    def deck_mask(self) -> CardSet:
+        """Every card of the pack these rules play with."""
+        return FULL_DECK
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -140,10 +159,23 @@ FORM_PLAYERS = {
     "three_random_card": 3,
 }
 
+# Cards left out of the pack in each form, and cards dealt to each player.
+FORM_DECKS: dict[str, tuple[list[int], int]] = {
+    "four_players": (list(range(52)), 13),
+    "three_no_clubs": ([c for c in range(52) if not SUIT_MASKS[CLUBS] >> c & 1], 13),
+    "three_short_deck": ([c for c in range(52) if c % 13 > FIVE], 12),
+    "three_short_deck_40": ([c for c in range(52) if c % 13 > FOUR], 12),
+    "three_random_card": (list(range(52)), 17),
+}
+_FORM_DECK_MASKS: dict[str, CardSet] = {form: card_set(cards) for form, (cards, _) in FORM_DECKS.items()}
+
 
 @dataclass(frozen=True)
 class IsraeliRules(Rules):
     GAME: ClassVar[str] = "israeli"
+    has_auction: ClassVar[bool] = True
+    rewards_zero_bids: ClassVar[bool] = True  # a made zero scores 50 (25 over), more than most contracts
+    players_hint: ClassVar[str] = "three players play one of the three-player forms (option form)"
 
     form: str = option("four_players", "Players and deck: four players, or one of the three-player forms",
                        choices=tuple(FORM_PLAYERS))
@@ -182,6 +214,10 @@ class IsraeliRules(Rules):
     def players(self) -> int:
         return FORM_PLAYERS[self.form]
 
+    @property
+    def deck_mask(self) -> CardSet:
+        return _FORM_DECK_MASKS[self.form]
+
     def check(self) -> None:
         if self.players == 3 and self.frisch_direction == "rotating":
             raise RulesError("frisch_direction=rotating needs four players: three players pass left or right")
@@ -195,6 +231,11 @@ class IsraeliRules(Rules):
 @dataclass(frozen=True)
 class ClassicRules(Rules):
     GAME: ClassVar[str] = "classic"
+    partnerships: ClassVar[bool] = True
+    has_contracts: ClassVar[bool] = False
+    turned_card_is_dealers: ClassVar[bool] = True
+    last_trick_open: ClassVar[bool] = False  # RULES.md 2: the last trick may be seen until the next is led
+    players_hint: ClassVar[str] = "two sides of two"
 
     target: int = option(5, "Points a side needs to win a game", low=1, high=100)
     honours: bool = option(False, "Score honours: all four of A K Q J of trumps 4, three of them 2")
@@ -221,6 +262,10 @@ SCHEDULES = ("up", "up_down", "down_up")
 @dataclass(frozen=True)
 class WhistitiRules(Rules):
     GAME: ClassVar[str] = "whistiti"
+    contract_label: ClassVar[str] = "bid"
+    hand_size_varies: ClassVar[bool] = True
+    turned_card_from_stock: ClassVar[bool] = True
+    players_hint: ClassVar[str] = "the option players sets how many, 3 to 7"
 
     players: int = option(4, "Number of players", low=3, high=7)
     schedule: str = option("up", "Cards per hand: up (1..max), up_down, down_up, or a list like 1,3,5",
@@ -255,18 +300,3 @@ class WhistitiRules(Rules):
 
     def check(self) -> None:
         self.hand_sizes()
-
-
-RULES_BY_GAME: dict[str, type[Rules]] = {
-    "israeli": IsraeliRules,
-    "classic": ClassicRules,
-    "whistiti": WhistitiRules,
-}
-
-
-def make_rules(game: str, preset: str | None = None, options: Mapping[str, Any] | None = None) -> Rules:
-    """Rules of a game by name, from a preset (default: standard) and option overrides."""
-    if game not in RULES_BY_GAME:
-        raise RulesError(f"Unknown game {quoted(game)}; games: {', '.join(RULES_BY_GAME)}")
-    rules = RULES_BY_GAME[game].preset(preset or "standard")
-    return rules.with_options(options or {})

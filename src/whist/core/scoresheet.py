@@ -22,15 +22,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from whist.core.cards import NO_TRUMP, STRAIN_LETTERS
+from whist.core.classic import ClassicWhist
 from whist.core.errors import WhistError, quoted
-from whist.core.games import game_for_rules
+from whist.core.game import HandGame
+from whist.core.games import game_for_rules, make_rules
 from whist.core.israeli import bid_strains, minimum_level, unbiddable_strain
 from whist.core.names import NameRefused, normal_name
-from whist.core.rules import ClassicRules, IsraeliRules, Rules, WhistitiRules, make_rules
-from whist.core.scoring import classic_honour_points, classic_trick_points, israeli_score, whistiti_score
+from whist.core.rules import IsraeliRules, Rules
+from whist.core.scoring import classic_trick_points, israeli_score, whistiti_score
 
 __all__ = [
     "CLASSIC_REVOKE_POINTS", "ISRAELI_REVOKE_PENALTY", "ClassicEntry", "Entry", "HandScore", "IsraeliEntry",
@@ -198,6 +200,7 @@ class WhistitiEntry:
 
 
 Entry = IsraeliEntry | ClassicEntry | WhistitiEntry
+# What the scorer enters for a hand of each game: a game without a line here has no score sheet yet.
 ENTRY_TYPES: dict[str, type[IsraeliEntry] | type[ClassicEntry] | type[WhistitiEntry]] = {
     "israeli": IsraeliEntry, "classic": ClassicEntry, "whistiti": WhistitiEntry}
 
@@ -241,20 +244,13 @@ class HandScore:
 # The sheet --------------------------------------------------------------------------------------
 
 
-PLAYER_COUNT_HINTS = {
-    "israeli": "three players play one of the three-player forms (option form)",
-    "classic": "two sides of two",
-    "whistiti": "the option players sets how many, 3 to 7",
-}
-
-
-def _check_names(players: Sequence[str], rules: Rules, title: str) -> tuple[str, ...]:
+def _check_names(players: Sequence[str], game: HandGame) -> tuple[str, ...]:
     if isinstance(players, str) or not isinstance(players, Sequence):
         raise SheetError("The players are a list of names")
-    count = rules.players
+    count = game.players
     if len(players) != count:
-        raise SheetError(f"{title} with these rules needs {count} players, not {len(players)}: "
-                         f"{PLAYER_COUNT_HINTS[rules.GAME]}")
+        raise SheetError(f"{game.title} with these rules needs {count} players, not {len(players)}: "
+                         f"{game.rules.players_hint}")
     names = []
     for name in players:
         if not isinstance(name, str):
@@ -296,8 +292,10 @@ class Sheet:
               options: Mapping[str, Any] | None = None) -> Sheet:
         """A new sheet; RulesError for unknown games, presets or options, SheetError for bad names."""
         rules = make_rules(game, preset, options)
-        title = game_for_rules(rules).title
-        return cls(rules, _check_names(players, rules, title), totals=(0,) * rules.players)
+        hand_game = game_for_rules(rules)
+        if game not in ENTRY_TYPES:
+            raise SheetError(f"There is no score sheet for {hand_game.title} yet")
+        return cls(rules, _check_names(players, hand_game), totals=(0,) * rules.players)
 
     @classmethod
     def replay(cls, game: str, options: Mapping[str, Any], players: Sequence[str],
@@ -325,31 +323,28 @@ class Sheet:
         return self.rules.GAME
 
     @property
+    def hand_game(self) -> HandGame:
+        """The game these rules play, which answers what differs between the games."""
+        return game_for_rules(self.rules)
+
+    @property
     def entries(self) -> tuple[Entry, ...]:
         return tuple(s.entry for s in self.scores)
 
     @property
     def hand_size(self) -> int:
         """Tricks in the next hand (in Whistiti, from the deal schedule)."""
-        return game_for_rules(self.rules).hand_size(self.hands_played)
+        return self.hand_game.hand_size(self.hands_played)
 
     @property
     def hands_total(self) -> int | None:
         """How many hands the game lasts, where that is known in advance."""
-        rules = self.rules
-        if isinstance(rules, WhistitiRules):
-            return len(rules.hand_sizes())
-        if isinstance(rules, IsraeliRules) and rules.hands > 0:
-            return rules.hands
-        return None
+        return self.hand_game.hands_in_game()
 
     def places(self) -> tuple[int, ...]:
         """Place of each player (1 = first); equal results share a place. In Classic Whist
         partners share their side's place, by games won and then points."""
-        if isinstance(self.rules, ClassicRules):
-            keys = [(self.games_won[s % 2], self.totals[s]) for s in range(4)]
-            return tuple(1 + len({other for other in keys if other > key}) for key in keys)
-        return tuple(1 + sum(1 for other in self.totals if other > total) for total in self.totals)
+        return self.hand_game.places(self.totals, self.games_won)
 
     # Entering hands -------------------------------------------------------------------------
 
@@ -357,14 +352,14 @@ class Sheet:
         """The sheet with one more hand; SheetError, with the reason, if the rules refuse it."""
         if self.over:
             raise SheetError("The game is over: no more hands")
-        rules = self.rules
-        if isinstance(rules, IsraeliRules) and isinstance(entry, IsraeliEntry):
-            return self._add_israeli(rules, entry)
-        if isinstance(rules, ClassicRules) and isinstance(entry, ClassicEntry):
-            return self._add_classic(rules, entry)
-        if isinstance(rules, WhistitiRules) and isinstance(entry, WhistitiEntry):
-            return self._add_whistiti(entry)
-        raise SheetError(f"This is a sheet of {self.game}, not a hand of another game")
+        if not isinstance(entry, ENTRY_TYPES[self.game]):
+            raise SheetError(f"This is a sheet of {self.game}, not a hand of another game")
+        # The entry's type is the sheet's game's, so it says which scoring applies.
+        if isinstance(entry, IsraeliEntry):
+            return self._add_israeli(entry)
+        if isinstance(entry, ClassicEntry):
+            return self._add_classic(entry)
+        return self._add_whistiti(entry)
 
     def undo(self) -> Sheet:
         """The sheet without its last hand."""
@@ -379,27 +374,19 @@ class Sheet:
         points = tuple(p + q for p, q in zip(points, penalties, strict=True))
         totals = tuple(t + p for t, p in zip(self.totals, points, strict=True))
         played = self.hands_played + (0 if entry.cancelled else 1)
-        game_points, games_won, game_won, over = self.game_points, self.games_won, None, False
-        rules = self.rules
-        if isinstance(rules, ClassicRules):
-            # As the engine's Match: a game is won when a side reaches the target; points then start again.
-            gp = (game_points[0] + points[0], game_points[1] + points[1])
-            if max(gp) >= rules.target:
-                game_won = 0 if gp[0] >= rules.target else 1
-                games_won = (games_won[0] + (gp[0] >= rules.target), games_won[1] + (gp[1] >= rules.target))
-                gp = (0, 0)
-                over = not rules.rubber or max(games_won) >= 2
-            game_points = gp
-        elif isinstance(rules, WhistitiRules):
-            over = played >= len(rules.hand_sizes())
-        elif isinstance(rules, IsraeliRules):
-            over = ((rules.target is not None and max(totals) >= rules.target)
-                    or (rules.hands > 0 and played >= rules.hands))
+        game = self.hand_game
+        game_points: tuple[int, ...] = self.game_points
+        if game.game_target is not None:
+            # Sides 0 and 1 score as seats 0 and 1; the game ends one of the match's games as Match does.
+            game_points = (game_points[0] + points[0], game_points[1] + points[1])
+        game_points, games_won, game_won = game.close_game(game_points, self.games_won)
+        over = game.is_over(played, totals, games_won)
         score = HandScore(len(self.scores) + 1, entry, self.dealer, self.hand_size, points, tuple(penalties), totals,
                           over_under, honours, game_won)
         dealer = self.dealer if entry.cancelled else (self.dealer + 1) % n
-        return replace(self, scores=self.scores + (score,), totals=totals, game_points=game_points,
-                       games_won=games_won, dealer=dealer, hands_played=played, over=over)
+        return replace(self, scores=self.scores + (score,), totals=totals,
+                       game_points=(game_points[0], game_points[1]), games_won=(games_won[0], games_won[1]),
+                       dealer=dealer, hands_played=played, over=over)
 
     def _check_contracts(self, contracts: Sequence[int], size: int, last_bidder: int) -> str:
         """Checks common to Israeli Whist and Whistiti; returns 'over' or 'under'."""
@@ -431,7 +418,8 @@ class Sheet:
         _check_range(revokes, 0, size, "The number of revokes", names)
         return tuple(revokes)
 
-    def _add_israeli(self, rules: IsraeliRules, entry: IsraeliEntry) -> Sheet:
+    def _add_israeli(self, entry: IsraeliEntry) -> Sheet:
+        rules = cast(IsraeliRules, self.rules)  # the entry is Israeli, and so is the sheet (see add)
         n, size, names = len(self.players), self.hand_size, self.players
         if entry.declarer is None:
             return self._record(entry, (0,) * n, (0,) * n)
@@ -462,14 +450,15 @@ class Sheet:
         penalties = tuple(-ISRAELI_REVOKE_PENALTY * r for r in revokes)
         return self._record(entry, points, penalties, over_under=over_under)
 
-    def _add_classic(self, rules: ClassicRules, entry: ClassicEntry) -> Sheet:
+    def _add_classic(self, entry: ClassicEntry) -> Sheet:
+        game = cast(ClassicWhist, self.hand_game)  # the entry is Classic, and so is the sheet (see add)
         sides = (f"{self.players[0]} & {self.players[2]}", f"{self.players[1]} & {self.players[3]}")
         size = self.hand_size
         self._check_tricks(entry.tricks, size, sides)
         revokes = self._revokes(entry.revokes, size, sides)
         trick_points = classic_trick_points(entry.tricks)
         honours = (0, 0)
-        if rules.honours:
+        if game.counts_honours:
             if entry.honours is None:
                 raise SheetError("This sheet counts honours: enter how many of A K Q J of trumps each side held")
             if len(entry.honours) != 2:
@@ -478,7 +467,7 @@ class Sheet:
             if sum(entry.honours) != HONOURS:
                 raise SheetError(f"All four honours are dealt: the sides hold {HONOURS} between them, "
                                  f"not {sum(entry.honours)}")
-            honours = classic_honours(rules, trick_points, entry.honours, self.game_points)
+            honours = game.side_honours(trick_points, entry.honours, self.game_points)
         elif entry.honours is not None:
             raise SheetError("This sheet does not count honours (the honours option is off)")
         side_points = (trick_points[0] + honours[0], trick_points[1] + honours[1])
@@ -495,12 +484,3 @@ class Sheet:
         points = tuple(whistiti_score(c, t) for c, t in zip(entry.contracts, entry.tricks, strict=True))
         return self._record(entry, points, (0,) * len(names), over_under=over_under)
 
-
-def classic_honours(rules: ClassicRules, trick_points: Sequence[int], held: Sequence[int],
-                    game_points: Sequence[int]) -> tuple[int, int]:
-    """Honour points of each side, as ``ClassicWhist.honour_points`` counts them: none when this
-    hand's tricks win the game (tricks score first), none for a side at target-1."""
-    if any(game_points[side] + trick_points[side] >= rules.target for side in (0, 1)):
-        return (0, 0)
-    a, b = (0 if game_points[side] >= rules.target - 1 else classic_honour_points(held[side]) for side in (0, 1))
-    return (a, b)

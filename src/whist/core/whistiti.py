@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from whist.core.actions import Action, Phase
 from whist.core.cards import NO_TRUMP
+from whist.core.digits import read_number
+from whist.core.errors import RulesError
 from whist.core.game import HandGame
 from whist.core.rules import WhistitiRules
 from whist.core.scoring import whistiti_score
@@ -14,8 +16,9 @@ from whist.core.state import HandState
 
 
 class Whistiti(HandGame):
-    name = "whistiti"
+    name = WhistitiRules.GAME
     title = "Whistiti"
+    rules_type = WhistitiRules
     rules: WhistitiRules
 
     def __init__(self, rules: WhistitiRules | None = None) -> None:
@@ -51,3 +54,24 @@ class Whistiti(HandGame):
 
     def hand_scores(self, state: HandState) -> tuple[int, ...]:
         return tuple(whistiti_score(c, t) for c, t in zip(state.contracts, state.tricks_won, strict=True))
+
+    # The whole game: as many hands as the schedule ----------------------------------------------
+
+    def hands_in_game(self) -> int | None:
+        return len(self.schedule)
+
+    def is_over(self, played: int, totals: Sequence[int], games_won: Sequence[int]) -> bool:
+        return played >= len(self.schedule)
+
+    def players_options(self, players: int, options: Mapping[str, str]) -> dict[str, str]:
+        if "players" in options and read_number(options["players"]) != players:
+            raise RulesError(f"--players {players} and --option players={options['players']} disagree")
+        return {"players": str(players)}
+
+    def hands_options(self, hands: int) -> dict[str, str]:
+        """The first N hands of the schedule: a short game of the same shape."""
+        sizes = self.schedule
+        if hands > len(sizes):
+            raise RulesError(f"This Whistiti schedule has {len(sizes)} hands for {self.players} players; "
+                             f"--hands {hands} is too many")
+        return {"schedule": ",".join(str(size) for size in sizes[:hands])}

@@ -1,0 +1,52 @@
+"""Which game is played is asked only of the game (STYLE.md): the match, the score sheet, the
+terminal and the bots call the game's hooks (``whist.core.wholegame``) instead of testing its
+name or type, so a new game of the family is one module and a line in ``whist.core.games``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from whist.core.games import GAMES, RULES_BY_GAME, game_for_rules, make_rules
+
+SRC = Path(__file__).parent.parent.parent / "src" / "whist"
+GAME_NAMES = "|".join(GAMES)
+GAME_TYPES = r"ClassicRules|IsraeliRules|WhistitiRules|ClassicWhist|IsraeliWhist|Whistiti"
+# The spellings of "which game is this?": a name compared, a type tested.
+GAME_CHECK = re.compile(
+    r"""(game|GAME) *(==|!=|in) *[("]"""
+    rf"""|isinstance\([^)]*({GAME_TYPES})\b"""
+    rf"""|"({GAME_NAMES})" *(==|!=|in)"""
+    rf"""|(==|!=) *"({GAME_NAMES})\""""
+    r"""|\.name *(==|!=) *\"""")
+CHECKED = [SRC / "core" / "match.py", SRC / "core" / "scoresheet.py",
+           *sorted((SRC / "cli").glob("*.py")), *sorted((SRC / "bots").rglob("*.py"))]
+
+
+def game_checks(path: Path) -> list[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [f"{path.relative_to(SRC)}:{number}: {line.strip()}"
+            for number, line in enumerate(lines, start=1) if GAME_CHECK.search(line)]
+
+
+def test_the_search_finds_a_check() -> None:
+    assert GAME_CHECK.search('if view.game == "classic":')
+    assert GAME_CHECK.search("assert isinstance(view.rules, IsraeliRules)")
+    assert GAME_CHECK.search('if match.game.name != "whistiti":')
+    assert not GAME_CHECK.search("if game.partnerships:")
+
+
+@pytest.mark.parametrize("path", CHECKED, ids=lambda p: str(p.relative_to(SRC)))
+def test_no_check_of_which_game_is_played(path: Path) -> None:
+    assert game_checks(path) == []
+
+
+def test_one_registry_names_every_game_and_its_rules() -> None:
+    for name, game in GAMES.items():
+        assert game.name == name == game.rules_type.GAME
+        assert RULES_BY_GAME[name] is game.rules_type
+        rules = make_rules(name)
+        assert type(game_for_rules(rules)) is game
+        assert game_for_rules(rules) == game(rules)
