@@ -21,7 +21,7 @@ GAME_CHECK = re.compile(
     rf"""|"({GAME_NAMES})" *(==|!=|in)"""
     rf"""|(==|!=) *"({GAME_NAMES})\""""
     r"""|\.name *(==|!=) *\"""")
-CHECKED = [SRC / "core" / "match.py", SRC / "core" / "scoresheet.py",
+CHECKED = [SRC / "core" / "match.py", SRC / "core" / "scoresheet.py", SRC / "server" / "api_sheets.py",
            *sorted((SRC / "cli").glob("*.py")), *sorted((SRC / "bots").rglob("*.py"))]
 
 

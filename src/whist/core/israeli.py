@@ -17,7 +17,7 @@ from whist.core.actions import (
     bid_strain,
     is_bid,
 )
-from whist.core.cards import CLUBS, NO_TRUMP, card_suit, cards_in, long_name
+from whist.core.cards import CLUBS, NO_TRUMP, STRAIN_LETTERS, card_suit, cards_in, long_name
 from whist.core.errors import RulesError
 from whist.core.game import IS_TERMINAL, LOG, PHASE, PLAYER, HandGame
 from whist.core.rules import FORM_DECKS, IsraeliRules
@@ -111,6 +111,16 @@ class IsraeliWhist(HandGame):
 
     def hands_options(self, hands: int) -> dict[str, str]:
         return {"hands": str(hands)}
+
+    def entry_choices(self) -> dict[str, Any]:
+        rules = self.rules
+        return {
+            # The lowest level of each strain after 0, 1, 2... Frisch rounds, for the page's choices.
+            "min_levels": [[minimum_level(rules, strain, frisch) for strain in range(NO_TRUMP + 1)]
+                           for frisch in range(rules.frisch_rounds + 1)],
+            # The strains the trump field offers: the engine's, so that no form offers a strain it refuses.
+            "bid_strains": [STRAIN_LETTERS[strain] for strain in bid_strains(rules)],
+        }
 
     # Trump auction -------------------------------------------------------------------------
 

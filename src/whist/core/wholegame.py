@@ -10,7 +10,7 @@ a partnership game? is there an auction?) are on the rules type, which every vie
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from whist.core.errors import RulesError
 
@@ -86,6 +86,10 @@ class WholeGame:
     def places(self, totals: Sequence[int], games_won: Sequence[int]) -> tuple[int, ...]:
         """Place of each seat (1 = first); equal results share a place. ``games_won`` is by side."""
         return tuple(1 + sum(1 for other in totals if other > total) for total in totals)
+
+    def entry_choices(self) -> dict[str, Any]:
+        """What a score sheet's page offers for entering a hand of this game, beyond the rules."""
+        return {}
 
     # Command-line shortcuts ------------------------------------------------------------------
 

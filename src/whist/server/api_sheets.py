@@ -25,11 +25,8 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import Field
 
-from whist.core.cards import NO_TRUMP, STRAIN_LETTERS
 from whist.core.errors import WhistError
 from whist.core.games import game_for_rules
-from whist.core.israeli import bid_strains, minimum_level
-from whist.core.rules import IsraeliRules
 from whist.core.scoresheet import Sheet, SheetError, entry_from_dict
 from whist.server import sheetstore
 from whist.server.auth import clean_name, require_user, session_user
@@ -101,15 +98,10 @@ def sheet_json(row: SheetRow, sheet: Sheet, user_id: int | None) -> dict[str, An
         "next": None if sheet.over else {"number": len(sheet.scores) + 1, "dealer": sheet.dealer,
                                          "hand_size": sheet.hand_size},
     }
-    if sheet.game == "classic":
+    if sheet.hand_game.game_target is not None:  # a match made of games (Classic Whist)
         info["game_points"] = list(sheet.game_points)
         info["games_won"] = list(sheet.games_won)
-    if isinstance(rules, IsraeliRules):
-        # The lowest level of each strain after 0, 1, 2... Frisch rounds, for the page's choices.
-        info["min_levels"] = [[minimum_level(rules, strain, frisch) for strain in range(NO_TRUMP + 1)]
-                              for frisch in range(rules.frisch_rounds + 1)]
-        # The strains the trump field offers: the engine's, so that no form offers a strain it refuses.
-        info["bid_strains"] = [STRAIN_LETTERS[strain] for strain in bid_strains(rules)]
+    info.update(sheet.hand_game.entry_choices())
     return info
 
 
