@@ -27,6 +27,7 @@ from whist.bots.tournament import (
 )
 from whist.cli.options import parse_options
 from whist.core.errors import WhistError
+from whist.core.games import GAMES
 
 
 def refuse(message: str) -> NoReturn:
@@ -35,8 +36,12 @@ def refuse(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+*_others, _last = GAMES
+GAME_CHOICES = f"{', '.join(_others)} or {_last}."  # from the registry: "israeli, classic or whistiti."
+
+
 def tournament(
-    game: Annotated[str, typer.Option("--game", "-g", help="israeli, classic or whistiti.")] = "israeli",
+    game: Annotated[str, typer.Option("--game", "-g", help=GAME_CHOICES)] = "israeli",
     preset: Annotated[str | None, typer.Option(help="A named set of rule options (see: whist rules).")] = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="NAME=VALUE", help="Set a rule option; repeatable (see: whist rules).")] = None,
