@@ -16,11 +16,11 @@ GAME_NAMES = "|".join(GAMES)
 GAME_TYPES = r"ClassicRules|IsraeliRules|WhistitiRules|ClassicWhist|IsraeliWhist|Whistiti"
 # The spellings of "which game is this?": a name compared, a type tested.
 GAME_CHECK = re.compile(
-    r"""(game|GAME) *(==|!=|in) *[("]"""
+    r"""(game|GAME) *(==|!=|in) *[("']"""
     rf"""|isinstance\([^)]*({GAME_TYPES})\b"""
-    rf"""|"({GAME_NAMES})" *(==|!=|in)"""
-    rf"""|(==|!=) *"({GAME_NAMES})\""""
-    r"""|\.name *(==|!=) *\"""")
+    rf"""|["']({GAME_NAMES})["'] *(==|!=|in)"""
+    rf"""|(==|!=) *["']({GAME_NAMES})["']"""
+    r"""|\.name *(==|!=) *["']""")
 CHECKED = [SRC / "core" / "match.py", SRC / "core" / "scoresheet.py", SRC / "server" / "api_sheets.py",
            *sorted((SRC / "cli").glob("*.py")), *sorted((SRC / "bots").rglob("*.py"))]
 
@@ -35,6 +35,7 @@ def test_the_search_finds_a_check() -> None:
     assert GAME_CHECK.search('if view.game == "classic":')
     assert GAME_CHECK.search("assert isinstance(view.rules, IsraeliRules)")
     assert GAME_CHECK.search('if match.game.name != "whistiti":')
+    assert GAME_CHECK.search("f\"Your {'bid' if view.game == 'whistiti' else 'contract'}\"")
     assert not GAME_CHECK.search("if game.partnerships:")
 
 

@@ -106,5 +106,5 @@ def prompt_text(view: SeatView, shown: Sequence[Card], frisch_to: str = "") -> s
         what = f"{left} cards" if left == FRISCH_CARDS else f"{left} more card{'s' if left > 1 else ''}"
         return f"Choose {what} to pass to {frisch_to} (legal: {legal}): "
     if view.phase == Phase.CONTRACT:
-        return f"Your {'bid' if view.game == 'whistiti' else 'contract'} (legal: {legal}): "
+        return f"Your {view.rules.contract_label} (legal: {legal}): "
     return f"Your play (legal: {legal}): "
