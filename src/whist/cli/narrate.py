@@ -18,8 +18,7 @@ from whist.core.games import game_for_rules
 from whist.core.views import SeatView
 
 
-def action_lines(before: SeatView, actor: int, action: Action, after: SeatView, names: Sequence[str],
-                 frisch_offset: int) -> list[Text]:
+def action_lines(before: SeatView, actor: int, action: Action, after: SeatView, names: Sequence[str]) -> list[Text]:
     """What ``actor`` did and what followed from it, as ``before.seat`` may know it."""
     lines: list[Text] = []
     if before.phase == Phase.AUCTION:
@@ -38,7 +37,7 @@ def action_lines(before: SeatView, actor: int, action: Action, after: SeatView, 
             winner = after.tricks[-1][2]
             lines.append(Text(f"{who(before, winner, names)} {said(before, winner, 'take')} trick "
                               f"{len(after.tricks)}\n", style="bold"))
-    lines.extend(phase_change_lines(before, after, names, frisch_offset))
+    lines.extend(phase_change_lines(before, after, names))
     return lines
 
 
@@ -51,7 +50,7 @@ def said(view: SeatView, seat: int, verb: str) -> str:
     return verb if seat == view.seat else verb + "es" if verb.endswith("ss") else verb + "s"
 
 
-def phase_change_lines(before: SeatView, after: SeatView, names: Sequence[str], frisch_offset: int) -> list[Text]:
+def phase_change_lines(before: SeatView, after: SeatView, names: Sequence[str]) -> list[Text]:
     if before.phase == after.phase:
         return []
     if after.phase == Phase.CONTRACT and before.phase == Phase.AUCTION:
@@ -63,9 +62,10 @@ def phase_change_lines(before: SeatView, after: SeatView, names: Sequence[str], 
                        f"{bid_level(after.high_bid)}.")]
     if after.phase == Phase.FRISCH:
         return [Text(f"All pass: Frisch {after.frisch_round + 1}. Each player chooses 3 cards to pass "
-                     f"{direction(frisch_offset, after.players)}.", style="bold")]
+                     f"{direction(after.frisch_offset, after.players)}.", style="bold")]
     if before.phase == Phase.FRISCH and after.phase == Phase.AUCTION:
-        exchange = (frisch_exchange_text(after, names, frisch_offset) if after.seat >= 0
+        # The view before the last card was chosen still knows where this Frisch's cards went.
+        exchange = (frisch_exchange_text(after, names, before.frisch_offset) if after.seat >= 0
                     else Text("The cards change hands."))
         return [exchange, Text(f"A new trump auction; the minimum bid is now {minimum_bid(after)}.", style="bold")]
     if after.phase == Phase.PLAY and before.phase == Phase.CONTRACT:

@@ -12,6 +12,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from whist.bots.runner import play_match
 from whist.cli.inputs import parse_choice, prompt_text
 from whist.cli.narrate import action_lines
 from whist.cli.session import Leave, Seats, save_record
@@ -78,29 +79,30 @@ class Game:
 
     def step(self) -> None:
         seat = self.match.current_player
-        if seat == self.seats.human:
-            actions = self.human_turn()
-        else:
-            actions = [self.seats.bots[seat].choose(seat_view(self.match.hand, seat))]
-        for action in actions:
-            self.apply(seat, action)
+        if seat != self.seats.human:  # the bots act up to the human's turn, each action told as taken
+            play_match(self.match, self.seats.bots, on_action=self.tell)
+            self.redraw = True
+            return
+        for action in self.human_turn():
+            self.tell(seat, action, self.match.apply(action))
         # Between the human's own Frisch picks nothing else changes, so the table is not drawn again.
         hand = self.match.hand
-        self.redraw = not (seat == self.seats.human and hand.player == seat and hand.phase == Phase.FRISCH)
+        self.redraw = not (hand.player == seat and hand.phase == Phase.FRISCH)
 
-    def apply(self, seat: int, action: Action) -> None:
+    def tell(self, seat: int, action: Action, after: Match) -> None:
+        """Take the match ``action`` made, and tell the human what happened as they may know it.
+
+        The match is taken first, so a player who leaves at the end of the hand saves it."""
         human = self.seats.human
         before = seat_view(self.match.hand, human)
         finished = len(self.match.results)
-        frisch_offset = self.match.game.frisch_offset(self.match.hand.frisch_round)
-        self.match = self.match.apply(action)
-        hand_over = len(self.match.results) > finished
-        final = self.match.results[-1].final if hand_over else self.match.hand
-        after = seat_view(final, human)
-        for line in action_lines(before, seat, action, after, self.names, frisch_offset):
+        self.match = after
+        hand_over = len(after.results) > finished
+        shown = seat_view(after.results[-1].final if hand_over else after.hand, human)
+        for line in action_lines(before, seat, action, shown, self.names):
             self.console.print(line)
         if hand_over:
-            self.end_of_hand(after)
+            self.end_of_hand(shown)
 
     def end_of_hand(self, view: SeatView) -> None:
         self.console.print()
@@ -143,10 +145,7 @@ class Game:
             return actions
 
     def frisch_target(self, view: SeatView) -> str:
-        if view.phase != Phase.FRISCH:
-            return ""
-        offset = self.match.game.frisch_offset(view.frisch_round)
-        return self.names[(view.seat + offset) % view.players]
+        return self.names[view.frisch_to] if view.phase == Phase.FRISCH else ""
 
     def show_table(self, view: SeatView, shown: Sequence[Card]) -> None:
         self.console.print()

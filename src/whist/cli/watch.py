@@ -7,25 +7,28 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from whist.bots.runner import play_match
 from whist.cli.session import Seats, save_record
 from whist.cli.sheet import final_results, score_sheet
+from whist.core.actions import Action
 from whist.core.match import Match
 from whist.core.text import hand_text
-from whist.core.views import seat_view
 
 
 def watch(match: Match, seats: Seats, console: Console, save: Path | None) -> int:
+    def told(seat: int, action: Action, after: Match) -> None:
+        nonlocal match  # kept at each action, so that Ctrl-C saves the game as it stands
+        hand_over = len(after.results) > len(match.results)
+        match = after
+        if hand_over:
+            result = match.results[-1]
+            console.print()
+            console.print(red_suits(hand_text(result.final, seats.names, result.number)))
+            console.print(score_sheet(match, seats.names))
+
     code = 0
     try:
-        while not match.over:
-            seat = match.current_player
-            finished = len(match.results)
-            match = match.apply(seats.bots[seat].choose(seat_view(match.hand, seat)))
-            if len(match.results) > finished:
-                result = match.results[-1]
-                console.print()
-                console.print(red_suits(hand_text(result.final, seats.names, result.number)))
-                console.print(score_sheet(match, seats.names))
+        play_match(match, seats.bots, on_action=told)
         console.print()
         console.print(final_results(match, seats.names))
     except KeyboardInterrupt:

@@ -29,6 +29,7 @@ class SeatView:
     declarer: int
     trump: int
     frisch_round: int
+    frisch_offset: int  # how many seats to the left the cards of the Frisch under way travel; 0 outside one
     frisch_selected: CardSet  # the cards this seat has chosen in the Frisch under way
     frisch_passed: tuple[CardSet, ...]  # per completed Frisch round, the cards this seat passed
     frisch_received: tuple[CardSet, ...]  # ... and the cards it received
@@ -49,6 +50,11 @@ class SeatView:
     @property
     def is_my_turn(self) -> bool:
         return self.seat >= 0 and self.player == self.seat
+
+    @property
+    def frisch_to(self) -> int:
+        """The seat this seat's cards go to in the Frisch under way (a seated view's question)."""
+        return (self.seat + self.frisch_offset) % self.players
 
 
 def turned_card_visible(state: HandState) -> bool:
@@ -86,6 +92,8 @@ def seat_view(state: HandState, seat: int) -> SeatView:
         declarer=state.declarer,
         trump=state.trump,
         frisch_round=state.frisch_round,
+        # Asked only during a Frisch: after the last round there is no next direction to tell.
+        frisch_offset=state.game.frisch_offset(state.frisch_round) if state.phase == Phase.FRISCH else 0,
         frisch_selected=state.frisch_selected[seat] if mine else 0,
         frisch_passed=tuple(p[seat] for p in passed) if mine else (),
         frisch_received=tuple(p[(seat - offsets[r]) % n] for r, p in enumerate(passed)) if mine else (),
