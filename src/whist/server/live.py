@@ -20,6 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from whist.bots.base import Bot
 from whist.bots.registry import make_bot
+from whist.bots.runner import bot_action, bot_to_act
 from whist.core.actions import Action
 from whist.core.errors import IllegalActionError
 from whist.core.games import make_game
@@ -251,25 +252,29 @@ class LiveTable:
         with contextlib.suppress(ActionRefused):  # the person moved in the same instant
             await self.act(seat_number, action, version, by_bot=True)
 
+    def _playing_bots(self) -> dict[int, Bot]:
+        """The bots that act now: at bot seats, and the stand-ins of players away from theirs."""
+        return {seat.number: self.bots[seat.number] for seat in self.seats if seat.is_bot or seat.away}
+
     async def _bot_turn(self) -> None:
-        while not self.closed and not self.match.over:
-            seat = self.seats[self.match.current_player]
-            if not (seat.is_bot or seat.away):
-                return
+        """The bots' turns, one step of ``bot_action`` at a time: between steps the table waits
+        its delay and lets people act, come back or leave, so each step checks again."""
+        while not self.closed and bot_to_act(self.match.hand, self._playing_bots()) is not None:
+            seat_number = self.match.current_player
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
-            if self.closed or self.match.over or self.match.current_player != seat.number:
+            if self.closed or self.match.current_player != seat_number:
                 continue
-            if not (seat.is_bot or seat.away):  # the player came back while the bot thought
+            hand, version, bots = self.match.hand, self.version, self._playing_bots()
+            if bot_to_act(hand, bots) is None:  # the player came back while the bot waited
                 return
             if not self.watched:  # the last watcher left: the first to come back starts the bots again
                 return
-            version = self.version
-            action = await self._think(seat.number)
-            if not self.watched:  # left while the bot thought: the action is not taken
+            action = await asyncio.to_thread(bot_action, hand, bots)  # in a thread, as ``_think`` says why
+            if action is None or not self.watched:  # left while the bot thought: the action is not taken
                 return
             try:
-                await self.act(seat.number, action, version, by_bot=True)
+                await self.act(seat_number, action, version, by_bot=True)
             except ActionRefused as refused:  # a person acted first for this seat: carry on
                 log.info("table %s: bot action refused: %s", self.id, refused)
             await asyncio.sleep(0)  # let messages out between bot moves
