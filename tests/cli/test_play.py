@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -32,9 +32,10 @@ class PassingBot(Bot):
 
 
 def scripted_game(game: str, seed: int, answer: Answer, players: int | None = None,
-                  hands: int | None = None, passing: bool = False) -> tuple[int, str, list[str]]:
+                  hands: int | None = None, passing: bool = False,
+                  options: Sequence[str] = ()) -> tuple[int, str, list[str]]:
     """Play in-process, answering every prompt with ``answer``."""
-    match = Match.start(build_game(game, players=players, hands=hands), seed)
+    match = Match.start(build_game(game, options=options, players=players, hands=hands), seed)
     seats = make_seats(match, "random", seed, "Ann")
     if passing:
         seats = replace(seats, bots={seat: PassingBot() for seat in seats.bots})
@@ -61,7 +62,8 @@ def test_a_human_plays_a_whole_game(answer: Answer, game: str, players: int | No
         assert any("(legal: " in p and ("contract" in p or "bid" in p) for p in prompts)
 
 
-def test_frisch_rounds_until_the_hand_is_cancelled(answer: Answer) -> None:
+@pytest.mark.parametrize("direction", ["left", "rotating"])
+def test_frisch_rounds_until_the_hand_is_cancelled(answer: Answer, direction: str) -> None:
     calls = 0
 
     def passing(prompt: str) -> str:
@@ -74,7 +76,8 @@ def test_frisch_rounds_until_the_hand_is_cancelled(answer: Answer) -> None:
             return " ".join(prompt.split("legal: ")[1].split()[:3])  # all three on one line
         return answer(prompt)
 
-    code, output, prompts = scripted_game("israeli", 8, passing, hands=1, passing=True)
+    code, output, prompts = scripted_game("israeli", 8, passing, hands=1, passing=True,
+                                          options=[f"frisch_direction={direction}"])
     assert code == 0
     assert sum(p.startswith("Choose 3 cards") for p in prompts) == 3
     assert not any(p.startswith("Choose 2 more") for p in prompts)
@@ -83,6 +86,8 @@ def test_frisch_rounds_until_the_hand_is_cancelled(answer: Answer) -> None:
     assert "cancelled" in output
     assert "You win the auction" in output
     assert "Final scores" in output
+    # Rotating: left, across, right; and after the last round no fourth direction is asked for.
+    assert ("to pass across" in output) == (direction == "rotating")
 
 
 def test_eof_leaves_cleanly_and_saves_an_unfinished_record(runner: CliRunner, tmp_path: Path) -> None:

@@ -57,6 +57,21 @@ def test_frisch_passed_and_received() -> None:
     check_views(state)
 
 
+def test_the_view_says_where_the_frisch_under_way_sends_the_cards() -> None:
+    state = start(israeli(frisch_direction="rotating"), SUIT_DEAL)
+    assert seat_view(state, 1).frisch_offset == 0  # no Frisch under way
+    for offset in (1, 2, 3):  # rotating: left, across, right
+        state = act(state, "pass pass pass pass")
+        assert [seat_view(state, seat).frisch_to for seat in range(4)] == [(seat + offset) % 4 for seat in range(4)]
+        assert seat_view(state, -1).frisch_offset == offset  # the direction is public
+        passed = [cards_in(state.hands[seat])[:3] for seat in range(4)]  # what frisch_exchange chooses
+        state = frisch_exchange(state)
+        for seat in range(4):
+            assert seat_view(state, (seat + offset) % 4).frisch_received[-1] == sum(1 << c for c in passed[seat])
+    # After the last round there is no Frisch under way, and no direction to ask the game for.
+    assert state.frisch_round == 3 and seat_view(state, 0).frisch_offset == 0
+
+
 def test_the_trick_shows_who_played_what() -> None:
     state = act(start(israeli(), SUIT_DEAL), "pass pass 5S pass pass pass 13 0 0 1 AS 2C")
     view = seat_view(state, 1)
