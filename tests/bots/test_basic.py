@@ -17,8 +17,8 @@ from whist.bots.runner import play_to_end
 from whist.core.actions import PASS, Action, Phase, bid_action, contract_action, contract_tricks, is_bid
 from whist.core.cards import CardSet, card_set, parse_card, parse_hand
 from whist.core.classic import ClassicWhist
-from whist.core.game import HandGame
 from whist.core.games import make_game
+from whist.core.handgame import HandGame
 from whist.core.israeli import IsraeliWhist
 from whist.core.match import Match
 from whist.core.rules import WhistitiRules
@@ -107,7 +107,7 @@ def test_deterministic_for_a_seed(name: str) -> None:
 
 def test_bot_modules_never_touch_the_full_state() -> None:
     """No basic module imports the state, the game or the match: all it can read is a SeatView."""
-    forbidden = {"whist.core.state", "whist.core.game", "whist.core.match", "whist.core.games"}
+    forbidden = {"whist.core.state", "whist.core.handgame", "whist.core.match", "whist.core.games"}
     for path in sorted(BOTS_DIR.glob("basic*.py")):
         tree = ast.parse(path.read_text())
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}

@@ -15,8 +15,8 @@ import pytest
 from whist.bots.sampling import DealConstraints, DealSampler, deal_constraints, sample_deals
 from whist.core.actions import PASS, Phase
 from whist.core.cards import card_set, iter_cards
-from whist.core.game import HandGame
 from whist.core.games import make_game
+from whist.core.handgame import HandGame
 from whist.core.state import HandState
 from whist.core.views import hidden_cards, seat_view
 

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from whist.bots.base import Bot
 from whist.cli.main import app
 from whist.cli.options import build_game
-from whist.cli.play import Game
+from whist.cli.play import TerminalGame
 from whist.cli.session import make_seats
 from whist.core.actions import PASS, Action
 from whist.core.match import Match
@@ -47,7 +47,7 @@ def scripted_game(game: str, seed: int, answer: Answer, players: int | None = No
         out.write(prompt + "\n")
         return answer(prompt)
 
-    code = Game(match, seats, Console(file=out, width=100), read, None).run()
+    code = TerminalGame(match, seats, Console(file=out, width=100), read, None).run()
     return code, out.getvalue(), prompts
 
 

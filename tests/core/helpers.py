@@ -11,8 +11,8 @@ from whist.core.actions import NUM_ACTIONS, PASS, Action, Phase, is_card, parse_
 from whist.core.cards import NO_TRUMP, CardSet, card_set, cards_in, parse_hand
 from whist.core.classic import ClassicWhist
 from whist.core.errors import IllegalActionError
-from whist.core.game import HandGame
 from whist.core.games import make_game
+from whist.core.handgame import HandGame
 from whist.core.israeli import IsraeliWhist
 from whist.core.match import Match
 from whist.core.rules import IsraeliRules

@@ -19,8 +19,8 @@ from helpers import SUIT_DEAL, act, start
 from whist.core.actions import PASS, Phase, action_name
 from whist.core.classic import ClassicWhist
 from whist.core.errors import RulesError
-from whist.core.game import HandGame
 from whist.core.games import GAMES, RULES_BY_GAME, make_game, make_rules
+from whist.core.handgame import HandGame
 from whist.core.match import Match
 from whist.core.rules import (
     ClassicRules,

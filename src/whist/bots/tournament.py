@@ -36,8 +36,8 @@ from whist.bots.runner import play_hand
 from whist.bots.stats import MeanInterval, mean_interval
 from whist.core.actions import Action, Phase
 from whist.core.errors import WhistError
-from whist.core.game import HandGame
 from whist.core.games import make_game
+from whist.core.handgame import HandGame
 from whist.core.match import deal_seed
 from whist.core.state import HandState
 from whist.core.views import SeatView

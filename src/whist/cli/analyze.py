@@ -15,7 +15,7 @@ from rich.text import Text
 from whist.bots.analysis import GameAnalysis, HandAnalysis, analysis_json, analyze_record
 from whist.bots.dd import SolverUnavailableError
 from whist.bots.registry import BOT_LEVELS
-from whist.cli.cards import action_text, card_text, cards_line
+from whist.cli.cardtext import action_text, card_text, cards_line
 from whist.core.errors import WhistError
 from whist.core.records import load_record
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from rich.console import Console
 
-from whist.cli.sheet import final_results, score_sheet
+from whist.cli.scores import final_results, score_sheet
 from whist.core.errors import RecordError
 from whist.core.records import CheckedGame, load_record, replay
 from whist.core.recordshape import shown_path

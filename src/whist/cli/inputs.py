@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from whist.cli.cards import number_ranges, typed_bid, typed_name
+from whist.cli.cardtext import number_ranges, typed_bid, typed_name
 from whist.core.actions import Action, Phase, bid_level, bid_strain, contract_tricks, is_bid, parse_action
 from whist.core.cards import NO_TRUMP, Card, parse_card
 from whist.core.digits import leading_digits, read_number

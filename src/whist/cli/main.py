@@ -16,7 +16,7 @@ from whist.bots.registry import BOT_LEVELS
 from whist.cli.analyze import run_analyze
 from whist.cli.check import run_check
 from whist.cli.options import build_game, check_bot_level, default_bot_level
-from whist.cli.play import Game
+from whist.cli.play import TerminalGame
 from whist.cli.rulesinfo import all_rules
 from whist.cli.session import make_seats
 from whist.cli.tournament import tournament
@@ -118,7 +118,7 @@ def play(
         import readline  # noqa: F401  (line editing and history for input(); only where there is a terminal)
     console.print(f"{hand_game.title}: {seats.names[seats.human]} against {len(seats.bots)} {level} bots.",
                   markup=False)
-    raise typer.Exit(Game(match, seats, console, input, save).run())
+    raise typer.Exit(TerminalGame(match, seats, console, input, save).run())
 
 
 @app.command()

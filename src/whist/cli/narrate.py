@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from whist.cli.cards import action_text, card_text, over_under_text, strain_text
+from whist.cli.cardtext import action_text, card_text, over_under_text, strain_text
 from whist.cli.table import frisch_exchange_text
 from whist.core.actions import PASS, Action, Phase, bid_level, contract_tricks
 from whist.core.cards import NO_TRUMP

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 from whist.bots.registry import BOT_LEVELS
 from whist.core.errors import RulesError
-from whist.core.game import HandGame
 from whist.core.games import game_for_rules, make_game, make_rules
+from whist.core.handgame import HandGame
 
 PREFERRED_BOT = "basic"
 

@@ -15,8 +15,8 @@ from rich.text import Text
 from whist.bots.runner import play_match
 from whist.cli.inputs import parse_choice, prompt_text
 from whist.cli.narrate import action_lines
+from whist.cli.scores import final_results, hand_heading, hand_summary, score_sheet, side_names
 from whist.cli.session import Leave, Seats, save_record
-from whist.cli.sheet import final_results, hand_heading, hand_summary, score_sheet, side_names
 from whist.cli.table import display_order, hand_lines, last_trick_text, table_panel
 from whist.core.actions import Action, Phase
 from whist.core.cards import Card
@@ -41,7 +41,7 @@ HELP = """Commands:
 COMMANDS = ("help", "?", "hand", "table", "last", "score", "rules", "quit", "exit")
 
 
-class Game:
+class TerminalGame:
     def __init__(self, match: Match, seats: Seats, console: Console, read: Reader, save: Path | None) -> None:
         self.match = match
         self.seats = seats

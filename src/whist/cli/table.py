@@ -11,11 +11,11 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from whist.cli.cards import action_text, card_text, cards_line, over_under_text, strain_text, suit_style
+from whist.cli.cardtext import action_text, card_text, cards_line, over_under_text, strain_text, suit_style
 from whist.core.actions import PASS, Phase
 from whist.core.cards import NO_TRUMP, SUIT_SYMBOLS, Card, sorted_for_display
-from whist.core.game import HandGame
 from whist.core.games import game_for_rules
+from whist.core.handgame import HandGame
 from whist.core.views import SeatView
 
 

@@ -8,8 +8,8 @@ from rich.console import Console
 from rich.text import Text
 
 from whist.bots.runner import play_match
+from whist.cli.scores import final_results, score_sheet
 from whist.cli.session import Seats, save_record
-from whist.cli.sheet import final_results, score_sheet
 from whist.core.actions import Action
 from whist.core.match import Match
 from whist.core.text import hand_text

@@ -4,8 +4,8 @@ from whist.core.actions import PASS, Action, Phase, action_name, bid_action, con
 from whist.core.cards import Card, CardSet, card_name, hand_name, parse_card, parse_hand
 from whist.core.classic import ClassicWhist
 from whist.core.errors import IllegalActionError, NotationError, RecordError, RulesError, WhistError
-from whist.core.game import HandGame
 from whist.core.games import GAMES, make_game, make_rules
+from whist.core.handgame import HandGame
 from whist.core.israeli import IsraeliWhist
 from whist.core.match import HandResult, Match
 from whist.core.rules import ClassicRules, IsraeliRules, Rules, WhistitiRules

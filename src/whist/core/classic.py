@@ -9,7 +9,7 @@ from typing import Any
 from whist.core.actions import Action, Phase
 from whist.core.cards import ACE, JACK, KING, QUEEN, make_card
 from whist.core.errors import IllegalActionError, RulesError
-from whist.core.game import HandGame
+from whist.core.handgame import HandGame
 from whist.core.rules import ClassicRules
 from whist.core.scoring import classic_honour_points, classic_trick_points
 from whist.core.state import HandState
@@ -37,13 +37,9 @@ def cut_for_partners(seed: int | str) -> tuple[int, ...]:
 
 
 class ClassicWhist(HandGame):
-    name = ClassicRules.GAME
     title = "Classic Whist"
     rules_type = ClassicRules
     rules: ClassicRules
-
-    def __init__(self, rules: ClassicRules | None = None) -> None:
-        super().__init__(rules or ClassicRules())
 
     def hand_size(self, hand_number: int) -> int:
         return 13

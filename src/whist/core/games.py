@@ -9,7 +9,7 @@ from typing import Any
 
 from whist.core.classic import ClassicWhist
 from whist.core.errors import RulesError, quoted
-from whist.core.game import HandGame
+from whist.core.handgame import HandGame
 from whist.core.israeli import IsraeliWhist
 from whist.core.rules import Rules
 from whist.core.whistiti import Whistiti

@@ -19,7 +19,7 @@ from whist.core.actions import (
 )
 from whist.core.cards import CLUBS, NO_TRUMP, STRAIN_LETTERS, card_suit, cards_in, long_name
 from whist.core.errors import RulesError
-from whist.core.game import IS_TERMINAL, LOG, PHASE, PLAYER, HandGame
+from whist.core.handgame import IS_TERMINAL, LOG, PHASE, PLAYER, HandGame
 from whist.core.rules import FORM_DECKS, IsraeliRules
 from whist.core.scoring import israeli_score
 from whist.core.state import FIELD, HandState, make_state
@@ -57,13 +57,12 @@ def unbiddable_strain(rules: IsraeliRules, strain: int) -> str:
 
 
 class IsraeliWhist(HandGame):
-    name = IsraeliRules.GAME
     title = "Israeli Whist"
     rules_type = IsraeliRules
     rules: IsraeliRules
 
     def __init__(self, rules: IsraeliRules | None = None) -> None:
-        super().__init__(rules or IsraeliRules())
+        super().__init__(rules)
         self._open_calls: dict[tuple[int, int, Action], tuple[Action, ...]] = {}
 
     def hand_size(self, hand_number: int) -> int:

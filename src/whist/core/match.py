@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from whist.core.actions import Action, Phase
-from whist.core.game import HandGame
+from whist.core.handgame import HandGame
 from whist.core.state import HandState
 
 

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from whist.core.errors import RecordError, WhistError, quoted
-from whist.core.game import HandGame
 from whist.core.games import make_game
+from whist.core.handgame import HandGame
 
 FORMAT = "whist-record"
 VERSION = 1
@@ -172,6 +172,18 @@ def check_list(value: object, length: int, what: str, items: str) -> list[Any]:
     return value
 
 
+def check_any_list(value: object, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise RecordError(f"{what} must be a list, not {quoted(value)}")
+    return value
+
+
+def check_flag(mapping: dict[str, Any], key: str, what: str) -> None:
+    """An optional true or false: a 0 or a 1 is not one."""
+    if key in mapping and not isinstance(mapping[key], bool):
+        raise RecordError(f"{what} must be true or false, not {quoted(mapping[key])}")
+
+
 def check_integers(value: object, length: int, what: str) -> list[int]:
     numbers = check_list(value, length, what, "integers")
     if not all(is_integer(n) for n in numbers):
@@ -221,11 +233,8 @@ def check_shape(record: object) -> RecordShape:
         check_integers(record["seating"], players, "The record's 'seating'")
     if "totals" in record:
         check_integers(record["totals"], players, "The record's 'totals'")
-    if "finished" in record and not isinstance(record["finished"], bool):
-        raise RecordError(f"The record's 'finished' must be true or false, not {quoted(record['finished'])}")
-    hands = record["hands"]
-    if not isinstance(hands, list):
-        raise RecordError(f"The record's 'hands' must be a list, not {quoted(hands)}")
+    check_flag(record, "finished", "The record's 'finished'")
+    hands = check_any_list(record["hands"], "The record's 'hands'")
     for index, entry in enumerate(hands, start=1):
         _check_hand(entry, index, players)
     return RecordShape(record, game, seed, first_dealer, names, hands)
@@ -271,11 +280,8 @@ def _check_hand(entry: object, index: int, players: int) -> None:
         check_text(entry["turned_card"], MAX_CARD_TEXT, f"{where}: 'turned_card' (a card or null)")
     if "points" in entry:
         check_integers(entry["points"], players, f"{where}: 'points'")
-    if "cancelled" in entry and not isinstance(entry["cancelled"], bool):
-        raise RecordError(f"{where}: 'cancelled' must be true or false, not {quoted(entry['cancelled'])}")
-    actions = entry["actions"]
-    if not isinstance(actions, list):
-        raise RecordError(f"{where}: 'actions' must be a list, not {quoted(actions)}")
+    check_flag(entry, "cancelled", f"{where}: 'cancelled'")
+    actions = check_any_list(entry["actions"], f"{where}: 'actions'")
     for number, item in enumerate(actions, start=1):
         if not (isinstance(item, list) and len(item) == 2 and is_integer(item[0]) and 0 <= item[0] < players
                 and isinstance(item[1], str)):

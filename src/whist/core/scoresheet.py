@@ -27,8 +27,8 @@ from typing import Any, ClassVar, cast
 from whist.core.cards import NO_TRUMP, STRAIN_LETTERS
 from whist.core.classic import ClassicWhist
 from whist.core.errors import WhistError, quoted
-from whist.core.game import HandGame
 from whist.core.games import game_for_rules, make_rules
+from whist.core.handgame import HandGame
 from whist.core.israeli import bid_strains, minimum_level, unbiddable_strain
 from whist.core.names import NameRefused, normal_name
 from whist.core.rules import IsraeliRules, Rules

@@ -26,7 +26,7 @@ from whist.core.cards import (
 from whist.core.tricks import SUIT_MASK_OF_CARD, trick_winner
 
 if TYPE_CHECKING:
-    from whist.core.game import HandGame
+    from whist.core.handgame import HandGame
 
 Trick = tuple[int, tuple[int, ...], int]  # (leader seat, cards in playing order, winner seat)
 Call = tuple[int, int, Action]  # (Frisch round, seat, auction call)
@@ -70,8 +70,12 @@ class HandState(NamedTuple):
     def current_player(self) -> int:
         return self.player
 
+    # Replaced at import: when the compiled ``fastplay`` module was built, ``use_compiled_play``
+    # (at the end of this file) puts its ``legal_actions`` and ``apply`` in place of the two
+    # methods below, which stay as the reference (tests compare the two) and the fallback.
     def legal_actions(self) -> Sequence[Action]:
-        """Every action the player to act may take, in action order; empty once the hand is over."""
+        """Every action the player to act may take, in action order; empty once the hand is over.
+        Usually served by ``fastplay.legal_actions``: see ``use_compiled_play``."""
         if self.phase == _PLAY:  # the hot path of playouts stays in this one frame
             trick = self.trick
             hand = self.hands[self.player]
@@ -89,7 +93,8 @@ class HandState(NamedTuple):
         return self.game.legal_actions(self)
 
     def apply(self, action: Action) -> HandState:
-        """The state after ``action``; raises IllegalActionError (the state is unchanged) if not allowed."""
+        """The state after ``action``; raises IllegalActionError (the state is unchanged) if not allowed.
+        Usually served by ``fastplay.apply``: see ``use_compiled_play``."""
         if self.phase != _PLAY or action.__class__ is not int or not 0 <= action < 52:
             return self.game.apply(self, action)
         seat = self.player

@@ -9,20 +9,19 @@ from whist.core.actions import Action, Phase
 from whist.core.cards import NO_TRUMP
 from whist.core.digits import read_number
 from whist.core.errors import RulesError
-from whist.core.game import HandGame
+from whist.core.handgame import HandGame
 from whist.core.rules import WhistitiRules
 from whist.core.scoring import whistiti_score
 from whist.core.state import HandState
 
 
 class Whistiti(HandGame):
-    name = WhistitiRules.GAME
     title = "Whistiti"
     rules_type = WhistitiRules
     rules: WhistitiRules
 
     def __init__(self, rules: WhistitiRules | None = None) -> None:
-        super().__init__(rules or WhistitiRules())
+        super().__init__(rules)
         self.schedule = self.rules.hand_sizes()
 
     def hand_size(self, hand_number: int) -> int:

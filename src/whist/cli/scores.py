@@ -8,7 +8,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from whist.cli.cards import cards_line, over_under_text, strain_text
+from whist.cli.cardtext import cards_line, over_under_text, strain_text
 from whist.core.cards import NO_TRUMP, sorted_for_display
 from whist.core.match import HandResult, Match
 from whist.core.views import SeatView

@@ -74,14 +74,19 @@ class HandGame(WholeGame):
     played, so a new game is one module and a line in ``games.py``.
     """
 
-    name: ClassVar[str] = ""
+    name: ClassVar[str] = ""  # the registry's name, taken from the rules type: one spelling
     title: ClassVar[str] = ""
     rules_type: ClassVar[type[Rules]] = Rules
     rules: Rules
 
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.players: int = rules.players
+    def __init_subclass__(cls) -> None:
+        super().__init_subclass__()
+        cls.name = cls.rules_type.GAME
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        """The game with ``rules``, or with its rules type's defaults."""
+        self.rules = rules if rules is not None else self.rules_type()
+        self.players: int = self.rules.players
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other.rules == self.rules
