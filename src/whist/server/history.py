@@ -16,7 +16,6 @@ from typing import Any
 from sqlalchemy import RowMapping, func, select
 from sqlalchemy.engine import Connection
 
-from whist.core.classic import ClassicWhist
 from whist.core.games import make_game
 from whist.core.match import Match
 from whist.core.records import to_record
@@ -28,10 +27,11 @@ from whist.server.viewjson import hand_replay_json, result_json
 
 
 def final_places(c: Connection, row: RowMapping) -> list[int]:
-    """Places of a finished game. They follow from the totals, but for Classic Whist's games
-    won: those need the whole game replayed. Either way the engine's ``places`` decides."""
+    """Places of a finished game. They follow from the totals, but where the match is made of
+    games (a rubber) the games won decide, and those need the whole game replayed. Either way
+    the engine's ``places`` decides."""
     game = make_game(row["game"], row["preset"], row["options"])
-    if isinstance(game, ClassicWhist):
+    if game.game_target is not None:
         return list(replay_match(c, row).places())
     start = Match.start(game, row["seed"], row["first_dealer"])
     return list(replace(start, totals=tuple(row["totals"])).places())

@@ -21,7 +21,6 @@ from sqlalchemy import func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
-from whist.core.classic import ClassicWhist, side_of
 from whist.server.db import ratings, seats, tables, users
 from whist.server.replay import replay_match
 from whist.server.standin import STAND_IN_LEVEL, playing_level
@@ -107,10 +106,9 @@ def _rate(c: Connection, table_id: str) -> None:
     seat_rows = c.execute(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat)).all()
     user_ids = sorted({s.user_id for s in seat_rows if s.kind == "human" and s.user_id is not None})
     current = _locked_ratings(c, user_ids)
-    classic = isinstance(match.game, ClassicWhist)
     competitors = []
     for s in seat_rows:
-        team = side_of(s.seat) if classic else s.seat
+        team = match.game.side_of(s.seat)  # partners are one team
         if s.kind == "human" and s.user_id is not None:
             mu, sigma = current[s.user_id]
             competitors.append(Competitor(s.user_id, mu, sigma, team))
