@@ -1,8 +1,26 @@
 // Shared by every page: language (Hebrew right to left, or English), the API, card names.
+// The words of every page live in one catalogue per language, i18n/en.json and i18n/he.json:
+// pages start drawing once whist.ready has loaded them, so no page shows a bare key.
 "use strict";
 
 const whist = (() => {
+  const LANGUAGES = ["en", "he"];
   const translations = { en: {}, he: {} };
+
+  async function loadCatalogue(lang) {
+    try {
+      const response = await fetch(`/static/i18n/${lang}.json`, { credentials: "same-origin" });
+      if (!response.ok) throw new Error(`${response.status} ${response.statusText}`);
+      addTranslations({ [lang]: await response.json() });
+    } catch (error) {
+      // A missing Hebrew catalogue leaves English (and English leaves the keys): still a usable page.
+      console.error(`The ${lang} words could not be loaded:`, error);
+    }
+  }
+
+  // Resolves once both catalogues are in (or failed): both, because the language switches in place.
+  const ready = Promise.all(LANGUAGES.map(loadCatalogue));
+  markDirection();  // right to left from the first paint, before the words arrive
 
   function language() {
     const chosen = localStorage.getItem("whist-lang");
@@ -10,6 +28,7 @@ const whist = (() => {
     return (navigator.language || "en").toLowerCase().startsWith("he") ? "he" : "en";
   }
 
+  // Adds words on top of the catalogues' (the catalogues are where new words belong).
   function addTranslations(table) {
     for (const lang of Object.keys(translations)) Object.assign(translations[lang], table[lang] || {});
   }
@@ -20,11 +39,15 @@ const whist = (() => {
     return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
   }
 
-  // Sets lang and dir on <html> and fills every element that has data-t="key".
-  function applyLanguage() {
+  function markDirection() {
     const lang = language();
     document.documentElement.lang = lang;
     document.documentElement.dir = lang === "he" ? "rtl" : "ltr";
+  }
+
+  // Sets lang and dir on <html> and fills every element that has data-t="key".
+  function applyLanguage() {
+    markDirection();
     for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
     for (const el of document.querySelectorAll("[data-t-placeholder]")) el.placeholder = t(el.dataset.tPlaceholder);
   }
@@ -59,19 +82,11 @@ const whist = (() => {
   const cardText = (card) => RANKS[card % 13] + SUITS[suitOf(card)];
   const isRed = (card) => suitOf(card) === 1 || suitOf(card) === 2;
 
-  return { language, addTranslations, t, applyLanguage, setLanguage, api, SUITS, RANKS, suitOf, cardText, isRed };
+  return { ready, language, addTranslations, t, applyLanguage, setLanguage, api, SUITS, RANKS, suitOf, cardText, isRed };
 })();
 
-// The top bar shared by the pages: its links' names, and the language switch
-// (<button data-lang="he">): pages call whist.initTopBar() once.
-whist.addTranslations({
-  en: { "site.name": "Whist", "nav.lobby": "Lobby", "nav.history": "History", "nav.leaderboard": "Leaderboard",
-        "nav.sheet": "Score sheet", "nav.language": "Language" },
-  he: { "site.name": "ויסט", "nav.lobby": "לובי", "nav.history": "היסטוריה", "nav.leaderboard": "טבלת דירוג",
-        "nav.sheet": "דף ניקוד", "nav.language": "שפה" },
-});
-
-// The same top bar on every page: pages hold an empty <header class="topbar"> and this fills it.
+// The same top bar on every page: pages hold an empty <header class="topbar"> and this fills it,
+// with the language switch (<button data-lang="he">): pages call whist.initTopBar() once.
 whist.TOPBAR = `
   <a class="brand" href="/" data-t="site.name">Whist</a>
   <nav>
@@ -101,34 +116,6 @@ whist.initTopBar = function initTopBar() {
   mark();
   whist.applyLanguage();  // the bar's own texts, which may be newer than the page's first pass
 };
-
-// Names of the games, their presets (as `whist rules` lists them) and the bot levels, for every page.
-whist.addTranslations({
-  en: {
-    "game.israeli": "Israeli Whist", "game.classic": "Classic Whist", "game.whistiti": "Whistiti",
-    "preset.standard": "Standard", "preset.achim": "Achim (zero bids score ±30 in an over hand)",
-    "preset.pagat": "Pagat (four passes end the auction)", "preset.nt5": "No trump from 5",
-    "preset.no_nt": "No no-trump bids", "preset.three_no_clubs": "3 players, no clubs",
-    "preset.three_short_deck": "3 players, no 2 to 5", "preset.three_short_deck_40": "3 players, no 2 to 4",
-    "preset.three_random_card": "3 players, one card removed", "preset.honours": "Honours",
-    "preset.rubber": "Rubber (best of three)", "preset.long": "Long (10 points, honours)",
-    "preset.up_down": "Up and down", "preset.down_up": "Down and up",
-    "level.random": "random", "level.basic": "basic", "level.easy": "easy", "level.medium": "medium",
-    "level.hard": "hard", "level.expert": "expert",
-  },
-  he: {
-    "game.israeli": "ויסט ישראלי", "game.classic": "ויסט קלאסי", "game.whistiti": "ויסטיטי",
-    "preset.standard": "רגיל", "preset.achim": "אחים (הימור אפס ±30 ביד אובר)",
-    "preset.pagat": "פגאט (ארבעה פסים מסיימים את המכרז)", "preset.nt5": "בלי שליט מ־5",
-    "preset.no_nt": "בלי הימורי בלי־שליט", "preset.three_no_clubs": "3 שחקנים, בלי תלתנים",
-    "preset.three_short_deck": "3 שחקנים, בלי 2 עד 5", "preset.three_short_deck_40": "3 שחקנים, בלי 2 עד 4",
-    "preset.three_random_card": "3 שחקנים, קלף אחד מוצא", "preset.honours": "אונרים",
-    "preset.rubber": "רבר (הטוב משלושה)", "preset.long": "ארוך (10 נקודות, אונרים)",
-    "preset.up_down": "עולה ויורד", "preset.down_up": "יורד ועולה",
-    "level.random": "אקראי", "level.basic": "בסיסי", "level.easy": "קל", "level.medium": "בינוני",
-    "level.hard": "קשה", "level.expert": "מומחה",
-  },
-});
 
 // A new element: props are properties (className, text for textContent, dataset: {...}) or else
 // attributes; children are nodes or strings, null and undefined skipped. Text never becomes HTML.

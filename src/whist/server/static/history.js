@@ -2,34 +2,7 @@
 // link to its replay. With ?player=ID it lists that player's games under their statistics.
 "use strict";
 
-whist.addTranslations({
-  en: {
-    "history.title": "Finished games",
-    "history.player_games": "Games of {name}",
-    "history.none": "No finished games yet.",
-    "history.newer": "Newer",
-    "history.older": "Older",
-    "history.page": "{from}–{to} of {total}",
-    "history.hands": "{n} hands",
-    "history.hand": "1 hand",
-    "history.replay": "Replay",
-    "history.place": "place {n}",
-  },
-  he: {
-    "history.title": "משחקים שהסתיימו",
-    "history.player_games": "המשחקים של {name}",
-    "history.none": "אין עדיין משחקים שהסתיימו.",
-    "history.newer": "חדשים יותר",
-    "history.older": "ישנים יותר",
-    "history.page": "{from}–{to} מתוך {total}",
-    "history.hands": "{n} ידיים",
-    "history.hand": "יד אחת",
-    "history.replay": "צפייה חוזרת",
-    "history.place": "מקום {n}",
-  },
-});
-
-(() => {
+whist.ready.then(() => {
   const { $, el } = finished;
   const PAGE_SIZE = 20;
   const query = new URLSearchParams(location.search);
@@ -125,4 +98,4 @@ whist.addTranslations({
   $("newer").addEventListener("click", () => go(offset - PAGE_SIZE));
   $("older").addEventListener("click", () => go(offset + PAGE_SIZE));
   load();
-})();
+});

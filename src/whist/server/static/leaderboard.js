@@ -2,34 +2,7 @@
 // On a phone each row becomes a card whose cells carry their column's name.
 "use strict";
 
-whist.addTranslations({
-  en: {
-    "board.title": "Leaderboard",
-    "board.about": "Ratings by OpenSkill: a rating is how good a player surely is, so it grows with games played. "
-      + "Bots are opponents with a fixed rating.",
-    "board.none": "No rated players yet: finish a game to be rated.",
-    "board.rank": "#",
-    "board.player": "Player",
-    "board.rating": "Rating",
-    "board.previous": "Previous",
-    "board.next": "Next",
-    "board.page": "{from}–{to} of {total}",
-  },
-  he: {
-    "board.title": "טבלת דירוג",
-    "board.about": "דירוג OpenSkill: הדירוג הוא כמה טוב השחקן בוודאות, ולכן הוא עולה עם מספר המשחקים. "
-      + "הבוטים הם יריבים בעלי דירוג קבוע.",
-    "board.none": "אין עדיין שחקנים מדורגים: סיימו משחק כדי לקבל דירוג.",
-    "board.rank": "#",
-    "board.player": "שחקן",
-    "board.rating": "דירוג",
-    "board.previous": "הקודמים",
-    "board.next": "הבאים",
-    "board.page": "{from}–{to} מתוך {total}",
-  },
-});
-
-(() => {
+whist.ready.then(() => {
   const { $, el } = finished;
   const PAGE_SIZE = 50;
   let offset = 0;
@@ -83,4 +56,4 @@ whist.addTranslations({
   $("newer").addEventListener("click", () => { offset = Math.max(0, offset - PAGE_SIZE); load(); });
   $("older").addEventListener("click", () => { offset += PAGE_SIZE; load(); });
   load();
-})();
+});
