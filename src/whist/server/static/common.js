@@ -93,7 +93,7 @@ whist.TOPBAR = `
     <a href="/" data-t="nav.lobby">Lobby</a>
     <a href="/history" data-t="nav.history">History</a>
     <a href="/leaderboard" data-t="nav.leaderboard">Leaderboard</a>
-    <a href="/sheet" data-t="nav.sheet">Score sheet</a>
+    <a href="/sheet" data-t="nav.sheet" data-testid="sheets-link">Score sheet</a>
   </nav>
   <div class="lang-switch" role="group" aria-label="Language">
     <button type="button" data-lang="he" lang="he" data-testid="lang-he">עברית</button>

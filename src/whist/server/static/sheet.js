@@ -673,9 +673,7 @@ function renderSheet() {
 
 async function main() {
   whist.applyLanguage();
-  const language = $("language");
-  language.value = whist.language();
-  language.addEventListener("change", () => whist.setLanguage(language.value));
+  whist.initTopBar();  // the same top bar as every page: links and the language buttons
   const match = window.location.pathname.match(/^\/sheet\/([^/]+)\/?$/);
   try {
     me = (await whist.api("/api/me")).user;

@@ -7,8 +7,10 @@ const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).
 const invite = new URLSearchParams(location.search).get("invite");
 const SUIT_ORDER = [3, 2, 0, 1];  // spades, hearts, clubs, diamonds: the colours alternate
 const STRAIN_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const STRAINS = ["C", "D", "H", "S", "NT"];
 const PING_MS = 20000;
 const ERROR_MS = 8000;
+const SIDE_BY_SIDE = window.matchMedia("(min-width: 1000px)");  // as in table.css: the side column beside the felt
 
 let me;  // the signed-in user, null for none; undefined until /api/me answers
 let state = null;
@@ -19,12 +21,15 @@ let pending = false;  // an action is on its way: no second click until the next
 let actionCount = 0;
 let shownHands = null;  // finished hands already summarised
 let summary = null;  // the score.hands entry shown in the summary, or null
+let summaryVersion = 0;  // the state's version when it was shown
 let lastTrickOpen = false;
 let turnKey = "";
+let pickedLevel = 0;  // the level chosen in the bid picker
 let turnStarted = 0;
 let errorTimer = null;
 let inviteChecked = false;
 let connects = 0;  // sockets opened so far
+let watching = false;  // a visitor chose to watch rather than give a name
 
 const element = whist.element;
 
@@ -69,6 +74,12 @@ function number(value) {
 function trumpText(trump) {
   if (trump === 4) return whist.t("trump.nt");
   return trump >= 0 ? whist.SUITS[trump] : "—";
+}
+
+// While the trump auction (or a Frisch between its rounds) goes on, the bid standing is only the
+// high bid so far: its bidder is the declarer once the auction ends.
+function auctionOpen(view) {
+  return view.phase === "auction" || view.phase === "frisch";
 }
 
 // Seats --------------------------------------------------------------------------------------
@@ -118,7 +129,9 @@ function seatBox(seat) {
   if (info.kind === "bot") marks.append(element("span", { className: "chip bot", text: whist.t(`level.${info.level}`) }));
   if (info.away) marks.append(element("span", { className: "mark away", dataset: { testid: `away-${seat}` }, text: whist.t("seat.away") }));
   if (view.dealer === seat) marks.append(element("span", { className: "chip", text: whist.t("seat.dealer") }));
-  if (view.declarer === seat && view.game === "israeli") marks.append(element("span", { className: "chip declarer", text: whist.t("seat.declarer") }));
+  if (view.declarer === seat && view.game === "israeli") {
+    marks.append(element("span", { className: "chip declarer", text: whist.t(auctionOpen(view) ? "seat.high_bid" : "seat.declarer") }));
+  }
   if (view.game === "classic") marks.append(element("span", { className: "chip", text: whist.t("seat.team", { team: seat % 2 ? "B" : "A" }) }));
   box.append(marks);
 
@@ -200,6 +213,10 @@ function renderInfo() {
   trump.className = view.trump === 1 || view.trump === 2 ? "red" : "";
   const declarer = view.declarer >= 0 && view.game === "israeli";
   $("declarer-item").hidden = view.game !== "israeli";
+  const label = $("declarer-label");
+  label.dataset.t = auctionOpen(view) ? "info.high_bid" : "info.declarer";  // no declarer before the auction ends
+  label.textContent = whist.t(label.dataset.t);
+  $("declarer-item").dataset.open = String(auctionOpen(view));
   $("declarer").replaceChildren(...(declarer
     ? [element("bdi", { text: seatName(view.declarer) }), " ", callElement(view.high_bid || "")]
     : ["—"]));
@@ -279,23 +296,39 @@ function renderActions() {
   const bids = others.filter((item) => parseBid(item.name));
   const contracts = others.filter((item) => /^\d+$/.test(item.name));
   if (pass) children.push(element("div", { className: "pass-row" }, [actionButton(pass, whist.t("action.pass"), "pass")]));
-  if (bids.length) {
-    // A column for each strain on offer: a pack without clubs has no clubs column.
-    const strains = ["C", "D", "H", "S", "NT"].filter((strain) => bids.some((item) => parseBid(item.name).strain === strain));
-    const grid = element("div", { className: "bids" }, bids.map((item) => {
-      const button = actionButton(item, callElement(item.name), "bid");
-      button.style.gridColumn = String(strains.indexOf(parseBid(item.name).strain) + 1);
-      return button;
-    }));
-    grid.style.gridTemplateColumns = `repeat(${strains.length}, minmax(0, 1fr))`;
-    children.push(grid);
-  }
+  if (bids.length) children.push(...bidPicker(bids));
   if (contracts.length) {
     const sum = view.contracts.filter((c) => c >= 0).reduce((a, b) => a + b, 0);
     children.push(element("p", { className: "muted", text: whist.t("actions.sum", { sum, tricks: view.hand_size }) }));
     children.push(element("div", { className: "contracts" }, contracts.map((item) => actionButton(item, item.name, "contract"))));
   }
   panel.replaceChildren(...children);
+}
+
+// The bids as a level, then a suit: two short rows whatever the number of bids on offer. The
+// level shown first is the lowest one; the suits row has the strains legal at the chosen level.
+function bidPicker(bids) {
+  const levels = [...new Set(bids.map((item) => parseBid(item.name).level))].sort((a, b) => a - b);
+  if (!levels.includes(pickedLevel)) pickedLevel = levels[0];
+  const levelRow = element("div", { className: "bid-levels", role: "group", "aria-label": whist.t("picker.level") },
+    [element("span", { className: "picker-label", text: whist.t("picker.level") })]);
+  for (const level of levels) {
+    const button = element("button", { type: "button", className: "level", disabled: pending, text: String(level),
+      "aria-pressed": String(level === pickedLevel), dataset: { kind: "level", level: String(level) } });
+    button.addEventListener("click", () => { pickedLevel = level; renderActions(); });
+    levelRow.append(button);
+  }
+  const strainRow = element("div", { className: "bid-strains", role: "group", "aria-label": whist.t("picker.suit") },
+    STRAINS.flatMap((strain) => {
+      const item = bids.find((b) => b.name === `${pickedLevel}${strain}`);
+      return item ? [actionButton(item, strainLabel(pickedLevel, strain), "bid")] : [];
+    }));
+  return [levelRow, strainRow];
+}
+
+function strainLabel(level, strain) {
+  if (strain !== "NT") return callElement(`${level}${strain}`);
+  return element("bdi", { className: "call" }, [number(level), ` ${whist.t("trump.nt")}`]);
 }
 
 function renderHand() {
@@ -394,12 +427,28 @@ function noteNewHands() {
   if (shownHands === null) shownHands = hands.length - (state.score.over && hands.length ? 1 : 0);
   if (hands.length > shownHands) {
     summary = hands[hands.length - 1];
+    summaryVersion = state.version;
     shownHands = hands.length;
+  } else if (summary && state.version > summaryVersion && handStarted(state.view) && !SIDE_BY_SIDE.matches) {
+    summary = null;  // on a phone the summary sits above the table: it goes at the next hand's first move
   }
+}
+
+function handStarted(view) {
+  return view.calls.length > 0 || view.trick.length > 0 || view.tricks_played > 0 || view.contracts.some((c) => c >= 0);
+}
+
+// Beside the table on a wide screen; on a phone above the felt, where it is seen (until the next
+// hand's first move closes it).
+function placeSummary() {
+  const panel = $("hand-summary");
+  if (SIDE_BY_SIDE.matches) document.querySelector(".side-column").prepend(panel);
+  else $("info").before(panel);
 }
 
 function renderSummary() {
   const panel = $("hand-summary");
+  placeSummary();
   panel.hidden = !summary;
   if (!summary) return;
   const hand = summary;
@@ -470,10 +519,14 @@ function renderJoin() {
   const panel = $("join");
   const playing = state && !state.score.over;
   const free = state ? state.table.seats.filter((s) => s.kind === "human" && !s.taken) : [];
-  const needName = me === null && playing;
+  const visitor = me === null && state && state.you < 0 && playing;
+  // A name is asked for only where there is a seat to take; a full table is for watching.
+  const needName = visitor && free.length > 0 && !watching;
+  const full = visitor && free.length === 0;
   const canJoin = me && state && state.you < 0 && playing && free.length > 0;
-  panel.hidden = !(needName || canJoin);
+  panel.hidden = !(needName || canJoin || full);
   $("guest-form").hidden = !needName;
+  $("table-full").hidden = !full;
   $("join-seats").replaceChildren(...(canJoin ? free.map((seat) => {
     const button = element("button", { type: "button", className: "primary", dataset: { testid: `join-seat-${seat.seat}`, seat: String(seat.seat) },
       text: whist.t("join.seat", { n: seat.seat + 1 }) });
@@ -552,6 +605,7 @@ function connect() {
     connects += 1;
     $("connection").dataset.connects = String(connects);
     setConnected(true);
+    showOffline(false);
   });
   ws.addEventListener("message", (event) => {
     if (socket !== ws) return;
@@ -568,7 +622,10 @@ function connect() {
       showError(`closed_${refused}`, event.reason, false);
       return;
     }
-    if (socket === null) scheduleReconnect();  // unless the page came back and reconnected meanwhile
+    if (socket === null) {  // unless the page came back and reconnected meanwhile
+      showOffline(true);
+      scheduleReconnect();
+    }
   });
 }
 
@@ -598,6 +655,12 @@ function reconnect() {
   connect();
 }
 
+// The banner over the top of the page while the socket is down: moves are not sent meanwhile.
+function showOffline(show) {
+  $("offline").hidden = !show;
+  document.body.classList.toggle("offline", show);
+}
+
 function setConnected(online) {
   const el = $("connection");
   el.textContent = whist.t(online ? "conn.online" : "conn.offline");
@@ -625,6 +688,7 @@ function setState(message) {
   if (key !== turnKey) {
     turnKey = key;
     turnStarted = Date.now();
+    pickedLevel = 0;  // a new turn shows the lowest level again
   }
   noteNewHands();
   render();
@@ -663,6 +727,8 @@ async function start() {
   setConnected(false);
   $("connection").textContent = "";
   $("guest-form").addEventListener("submit", guest);
+  $("watch-only").addEventListener("click", () => { watching = true; renderJoin(); });
+  $("reconnect-now").addEventListener("click", () => { if (socket === null) connect(); });
   $("last-trick-button").addEventListener("click", () => { lastTrickOpen = !lastTrickOpen; renderTrick(); });
   $("invite-copy").addEventListener("click", async () => {
     $("invite-link").select();

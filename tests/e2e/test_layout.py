@@ -1,0 +1,215 @@
+"""The table screen keeps the player's whole hand in view, on a phone in Hebrew (375x812) and on a
+laptop in English (1280x800), through every phase of an Israeli Whist hand: the trump auction,
+the Frisch, the bids after it, the contract bids and the play; and nothing sticks out sideways.
+
+The page plays seat 0; the other three seats are people too, played over their own WebSockets by
+the test, so every phase comes in a known order: everybody passes (a Frisch), each passes three
+cards, the page bids 7 hearts after the Frisch, the others pass, contracts, then the play.
+A screenshot of each phase is written to ``test-artifacts/screenshots/<viewport>-<phase>.png`` at
+the root of the repository (git-ignored), for a person to look at.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+from server_kit import COOKIE, RealConn, connect_real
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+TIMEOUT_MS = 15_000
+HEBREW = re.compile(r"[\u0590-\u05FF]")
+
+VIEWPORTS: dict[str, tuple[ViewportSize, str]] = {
+    "phone-he": ({"width": 375, "height": 812}, "he-IL"),
+    "laptop-en": ({"width": 1280, "height": 800}, "en-US"),
+}
+
+# Boxes of the hand's cards, of the call picker, and every element sticking out sideways (outside a
+# box that scrolls on its own, such as the score sheet's), measured where the player sees them.
+LAYOUT_FACTS = """() => {
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom};
+  };
+  const scrolls = (el) => {
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      if (["auto", "scroll", "hidden"].includes(getComputedStyle(a).overflowX)) return true;
+    }
+    return false;
+  };
+  const wide = [...document.body.querySelectorAll("*")].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && (r.right > innerWidth + 0.5 || r.left < -0.5) && !scrolls(el);
+  }).map((el) => `${el.tagName}#${el.id}.${el.className} ${JSON.stringify(box(el))}`);
+  const actions = document.getElementById("actions");
+  return {
+    width: innerWidth, height: innerHeight, scrollWidth: document.scrollingElement.scrollWidth,
+    cards: [...document.querySelectorAll("#hand .card")].map(box),
+    actions: actions.hidden ? null : box(actions),
+    wide,
+  };
+}"""
+
+
+def guest_cookie(base_url: str, name: str) -> str:
+    response = httpx.post(base_url + "/api/guest", json={"name": name})
+    assert response.status_code == 200, response.text
+    return response.cookies[COOKIE]
+
+
+def join(base_url: str, cookie: str, table_id: str, seat: int) -> None:
+    response = httpx.post(f"{base_url}/api/tables/{table_id}/join", json={"seat": seat},
+                          cookies={COOKIE: cookie})
+    assert response.status_code == 200, response.text
+
+
+def seat_of(conn: RealConn) -> int:
+    seat: int = conn.state["you"]
+    return seat
+
+
+def others_act(conns: list[RealConn]) -> bool:
+    """Each of the test's seats whose turn it is acts once: pass in every auction, the first legal
+    Frisch card, contract and card. True if one acted."""
+    acted = False
+    for conn in conns:
+        conn.quiet(0.01)
+        view = conn.state["view"]
+        if conn.state["score"]["over"] or view["player"] != seat_of(conn) or not view["legal"]:
+            continue
+        names = {item["name"]: item["action"] for item in view["legal"]}
+        action = names["pass"] if "pass" in names else view["legal"][0]["action"]
+        reply = conn.act(action, message_id=f"{seat_of(conn)}-{conn.state['version']}")
+        assert reply["type"] == "ack", reply
+        acted = True
+    return acted
+
+
+def table_data(page: Page) -> dict[str, str]:
+    data: dict[str, str] = page.evaluate("() => ({...document.getElementById('table').dataset})")
+    return data
+
+
+def until(page: Page, conns: list[RealConn], done: Callable[[dict[str, str]], bool], seconds: float = 30.0) -> None:
+    """The test's seats play on until the page's state is ``done``."""
+    deadline = time.monotonic() + seconds
+    while not done(data := table_data(page)):
+        assert time.monotonic() < deadline, data
+        if not others_act(conns):
+            time.sleep(0.02)
+
+
+def my_turn(phase: str) -> Callable[[dict[str, str]], bool]:
+    return lambda d: d.get("phase") == phase and d.get("myTurn") == "true" and d.get("pending") == "false"
+
+
+def check_layout(page: Page, name: str, phase: str) -> None:
+    """The whole hand (and the call to make, if any) inside the viewport, nothing wider than it;
+    and a screenshot of the phase."""
+    page.evaluate("window.scrollTo(0, 0)")  # as the page comes, not scrolled by a test's click
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-{phase}.png"))
+    facts: dict[str, Any] = page.evaluate(LAYOUT_FACTS)
+    width, height = facts["width"], facts["height"]
+    assert facts["cards"], (phase, "no cards in the hand")
+    outside = [c for c in facts["cards"]
+               if c["left"] < 0 or c["right"] > width or c["top"] < 0 or c["bottom"] > height]
+    assert not outside, (name, phase, "cards out of view", outside, (width, height))
+    if facts["actions"] is not None:
+        box = facts["actions"]
+        assert box["top"] >= 0 and box["bottom"] <= height and box["right"] <= width, (name, phase, box)
+    assert facts["scrollWidth"] <= width, (name, phase, facts["scrollWidth"])
+    assert not facts["wide"], (name, phase, facts["wide"])
+
+
+@pytest.fixture
+def patient_expect() -> Iterator[None]:
+    expect.set_options(timeout=TIMEOUT_MS)
+    yield
+    expect.set_options(timeout=None)
+
+
+@pytest.mark.parametrize("name", list(VIEWPORTS))
+def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: Any, name: str,
+                                                      patient_expect: None) -> None:
+    viewport, locale = VIEWPORTS[name]
+    context = browser.new_context(locale=locale, viewport=viewport)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    with ExitStack() as stack:
+        stack.callback(context.close)
+        page.goto(server.url + "/")
+        response = page.request.post(server.url + "/api/guest", data={"name": "Noa Bat-Sheva Levi-Montalcini"})
+        assert response.ok, response.text()
+        response = page.request.post(server.url + "/api/tables", data={
+            "game": "israeli", "options": {"hands": 1}, "seats": [{"kind": "human"}] * 4, "take_seat": 0})
+        assert response.status == 201, response.text()
+        table_id = response.json()["id"]
+        conns = []
+        for seat, guest in enumerate(["Ben", "Dana Rosenblum-Katz", "Eli"], start=1):
+            cookie = guest_cookie(server.url, guest)
+            join(server.url, cookie, table_id, seat)
+            conns.append(stack.enter_context(connect_real(server.url, cookie, table_id)))
+        page.goto(f"{server.url}/table/{table_id}")
+        expect(page.locator("#table")).to_have_attribute("data-you", "0")
+        expect(page.locator("#hand .card")).to_have_count(13)
+
+        # The first trump auction: the three others pass, then the page passes too.
+        until(page, conns, my_turn("auction"))
+        check_layout(page, name, "auction")
+        page.locator("#actions [data-name=pass]").click()
+
+        # The Frisch: three cards, chosen on the page.
+        until(page, conns, my_turn("frisch"))
+        check_layout(page, name, "frisch")
+        for _ in range(3):
+            until(page, conns, my_turn("frisch"))
+            page.locator("#hand .card:not([disabled]):not(.selected)").first.click()
+
+        # The auction after the Frisch, with the picker: a level, then a suit.
+        until(page, conns, my_turn("auction"))
+        levels = page.locator("#actions [data-kind=level]")
+        expect(levels.first).to_have_attribute("aria-pressed", "true")
+        page.locator("#actions [data-kind=level][data-level='7']").click()
+        expect(page.locator("#actions [data-kind=level][data-level='7']")).to_have_attribute("aria-pressed", "true")
+        bids = page.locator("#actions [data-kind=bid]")
+        strains: list[str] = bids.evaluate_all("els => els.map(e => e.dataset.name)")
+        assert strains == ["7C", "7D", "7H", "7S", "7NT"], strains
+        check_layout(page, name, "bid")
+        page.locator("#actions [data-name='7H']").click()
+        # The bid is the high bid so far, not yet the declarer's: the others have not passed yet.
+        expect(page.locator("#table")).to_have_attribute("data-high-bid", "7H")
+        expect(page.locator("#declarer-item")).to_have_attribute("data-open", "true")
+        if locale == "en-US":
+            expect(page.locator("#declarer-label")).to_have_text("High bid")
+            expect(page.get_by_test_id("seat-0")).to_contain_text("high bid")
+        else:
+            expect(page.locator("#declarer-label")).to_have_text("ההכרזה הגבוהה")
+
+        # Contracts: the others pass the auction, the declarer bids first.
+        until(page, conns, my_turn("contract"))
+        expect(page.locator("#declarer-item")).to_have_attribute("data-open", "false")
+        if locale == "en-US":
+            expect(page.locator("#declarer-label")).to_have_text("Declarer")
+        check_layout(page, name, "contract")
+        page.locator("#actions [data-kind=contract]").first.click()
+
+        # The play: the declarer leads.
+        until(page, conns, my_turn("play"))
+        expect(page.get_by_test_id("trump")).to_have_text("♥")
+        check_layout(page, name, "play")
+        page.locator("#hand .card:not([disabled])").first.click()
+        until(page, conns, lambda d: int(d.get("tricksPlayed", "0")) >= 1 and my_turn("play")(d))
+        check_layout(page, name, "play-trick-2")
+        assert HEBREW.search(page.get_by_test_id("status").inner_text()) or locale == "en-US"
+        assert not errors, errors
