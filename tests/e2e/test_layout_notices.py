@@ -1,0 +1,81 @@
+"""The table page's notices: a full table is offered for watching (no name asked for), a table
+with a free seat offers both, and a lost connection covers the top of the page until it is back."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+TIMEOUT_MS = 15_000
+
+
+@contextmanager
+def open_page(browser: Browser, server: Any) -> Iterator[Page]:
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url + "/")
+    try:
+        yield page
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def new_table(page: Page, server: Any, seats: list[dict[str, str]]) -> str:
+    """As a guest of ``page``, who sits in seat 0; ``seats`` are the other three."""
+    response = page.request.post(server.url + "/api/guest", data={"name": "Ann"})
+    assert response.ok, response.text()
+    response = page.request.post(server.url + "/api/tables", data={
+        "game": "israeli", "options": {"hands": 1}, "seats": [{"kind": "human"}, *seats], "take_seat": 0})
+    assert response.status == 201, response.text()
+    table_id: str = response.json()["id"]
+    return table_id
+
+
+def test_a_visitor_at_a_full_table_is_offered_to_watch(browser: Browser, server: Any) -> None:
+    bot = {"kind": "bot", "level": "basic"}
+    with open_page(browser, server) as ann, open_page(browser, server) as visitor:
+        table_id = new_table(ann, server, [bot, bot, bot])
+        visitor.goto(f"{server.url}/table/{table_id}")
+        expect(visitor.locator("#table")).to_have_attribute("data-you", "-1")
+        expect(visitor.get_by_test_id("table-full")).to_have_text("Every seat is taken: you are watching the game.")
+        expect(visitor.locator("#guest-form")).to_be_hidden()
+
+
+def test_a_visitor_with_a_free_seat_may_sit_or_just_watch(browser: Browser, server: Any) -> None:
+    bot = {"kind": "bot", "level": "basic"}
+    with open_page(browser, server) as ann, open_page(browser, server) as visitor:
+        table_id = new_table(ann, server, [{"kind": "human"}, bot, bot])
+        visitor.goto(f"{server.url}/table/{table_id}")
+        expect(visitor.locator("#guest-form")).to_be_visible()
+        expect(visitor.get_by_test_id("table-full")).to_be_hidden()
+        visitor.get_by_test_id("watch-only").click()
+        expect(visitor.get_by_test_id("join")).to_be_hidden()
+        expect(visitor.locator("#table")).to_have_attribute("data-you", "-1")
+
+
+def test_a_lost_connection_shows_a_banner_until_it_is_back(browser: Browser, server: Any) -> None:
+    bot = {"kind": "bot", "level": "basic"}
+    with open_page(browser, server) as page:
+        table_id = new_table(page, server, [bot, bot, bot])
+        page.goto(f"{server.url}/table/{table_id}")
+        connection = page.get_by_test_id("connection")
+        expect(connection).to_have_attribute("data-online", "true")
+        banner = page.get_by_test_id("offline")
+        expect(banner).to_be_hidden()
+        server.kill()
+        expect(banner).to_be_visible()
+        expect(banner).to_contain_text("Connection lost")
+        box = banner.bounding_box()
+        assert box is not None and box["y"] == 0 and box["width"] == 1280, box  # across the top of the page
+        server.start()
+        # The button's own click, at once: the page may have reconnected by itself meanwhile.
+        page.evaluate("document.getElementById('reconnect-now').click()")
+        expect(connection).to_have_attribute("data-online", "true", timeout=20_000)
+        expect(banner).to_be_hidden()
