@@ -84,3 +84,30 @@ def test_a_private_game_is_analysed_for_its_players_and_invite_holders(client: T
     assert response.status_code == 403 and "hands" not in response.json()  # the cache does not bypass the check
     assert client.get(f"{path}?invite=wrong").status_code == 403
     assert client.get(f"{path}?invite={table['invite']}").status_code == 200
+
+
+def test_one_hand_at_a_time_for_a_page_that_shows_its_progress(client: TestClient,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    sign_in(client, "Gil")
+    table_id = finished_game(client, options={"hands": 2})["id"]
+    path = f"/api/games/{table_id}/analysis"
+    numbers = [h["number"] for h in client.get(f"/api/games/{table_id}").json()["hands"]]
+    hands = []
+    for number in numbers:
+        response = client.get(f"{path}?hand={number}")
+        assert response.status_code == 200, response.text
+        assert [h["number"] for h in response.json()["hands"]] == [number]
+        hands.append(response.json()["hands"][0])
+    assert client.get(f"{path}?hand={max(numbers) + 1}").status_code == 404
+    assert client.get(f"{path}?hand=-1").status_code == 422
+    # Hand by hand, the same verdicts as the whole game at once; and a hand is cut from the whole
+    # game's answer, once that is known, with no second search.
+    whole = client.get(path).json()
+    assert whole["hands"] == hands
+
+    def no_second_search(*args: object, **kwargs: object) -> None:
+        raise AssertionError("analysed again")
+
+    monkeypatch.setattr(api_history, "analyze_record", no_second_search)
+    client.app.state.analysis_cache.entries.pop(f"{table_id}#{numbers[0]}")  # type: ignore[attr-defined]
+    assert client.get(f"{path}?hand={numbers[0]}").json()["hands"] == [hands[0]]

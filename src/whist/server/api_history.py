@@ -23,6 +23,7 @@ from whist.server.access import may_see, stored_visibility
 from whist.server.auth import session_user
 from whist.server.db import Store
 from whist.server.inputs import RowNumber
+from whist.server.replies import Refused
 
 router = APIRouter(prefix="/api")
 
@@ -39,11 +40,11 @@ def connection(request: Request) -> Iterator[Connection]:
 def visible_finished_game(c: Connection, request: Request, table_id: str, invite: str | None) -> RowMapping:
     row = history.table_row(c, table_id)
     if row is None:
-        raise HTTPException(404, "No such game")
+        raise Refused(404, "no_game", "No such game")
     if not may_see(stored_visibility(c, row), session_user(request), invite):
-        raise HTTPException(403, "This game is private: ask for its invite link")
+        raise Refused(403, "private", "This game is private: ask for its invite link")
     if row["status"] != "finished":
-        raise HTTPException(409, "This game is still being played: its replay opens when it is over")
+        raise Refused(409, "still_playing", "This game is still being played: its replay opens when it is over")
     return row
 
 
@@ -118,26 +119,42 @@ def analysis_cache(request: Request) -> AnalysisCache:
 
 
 @router.get("/games/{table_id}/analysis")
-def game_analysis(table_id: str, request: Request, invite: str | None = None) -> dict[str, Any]:
+def game_analysis(table_id: str, request: Request, invite: str | None = None,
+                  hand: RowNumber | None = None) -> dict[str, Any]:
     """What the search says of every card played, and the bot's calls and bids beside the players'.
-    A plain ``def``: FastAPI runs it in its thread pool, so the search does not block the event loop."""
+    ``hand``: that hand only (its number), so that a page can show each hand as it is done, with
+    its progress, rather than wait for the whole game. A plain ``def``: FastAPI runs it in its
+    thread pool, so the search does not block the event loop."""
     cache = analysis_cache(request)
+    key = table_id if hand is None else f"{table_id}#{hand}"
     with connection(request) as c:
         row = visible_finished_game(c, request, table_id, invite)  # checked on every request, cached or not
-        found = cache.get(table_id)
+        found = cache.get(key) or (None if hand is None else one_hand(cache.get(table_id), hand))
         if found is not None:
             return found
         record = history.game_record(c, row)
     # Searched outside the database transaction, which it would hold for tens of seconds.
-    with cache.lock_for(table_id):
-        found = cache.get(table_id)
+    with cache.lock_for(key):
+        found = cache.get(key)
         if found is None:
+            hands = None if hand is None else {hand}
             try:
-                found = analysis_json(analyze_record(record, bot=ANALYSIS_BOT, max_tricks=ANALYSIS_MAX_TRICKS))
+                found = analysis_json(analyze_record(record, bot=ANALYSIS_BOT, max_tricks=ANALYSIS_MAX_TRICKS,
+                                                     hands=hands))
             except SolverUnavailableError as missing:  # installed without a C compiler
-                raise HTTPException(503, f"Analysis is not available on this server: {missing}") from missing
-            cache.put(table_id, found)
+                raise Refused(503, "no_analysis", f"Analysis is not available on this server: {missing}") from missing
+            if not found["hands"]:
+                raise HTTPException(404, f"The game has no hand {hand}")
+            cache.put(key, found)
     return found
+
+
+def one_hand(whole: dict[str, Any] | None, number: int) -> dict[str, Any] | None:
+    """One hand's answer cut from the whole game's, when that is known already."""
+    if whole is None:
+        return None
+    hands = [h for h in whole["hands"] if h["number"] == number]
+    return {**whole, "hands": hands} if hands else None
 
 
 @router.get("/leaderboard")
@@ -156,7 +173,7 @@ def player_stats(user_id: RowNumber, request: Request) -> dict[str, Any]:
     store: Store = request.app.state.store
     user = store.user(user_id)
     if user is None:
-        raise HTTPException(404, "No such player")
+        raise Refused(404, "no_player", "No such player")
     with connection(request) as c:
         rating = ratings.rating_of(c, user_id)
         rank = ratings.rank_of(c, rating) if rating is not None else None

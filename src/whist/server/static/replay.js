@@ -11,6 +11,7 @@ whist.ready.then(() => {
   let game = null;
   let analysis = null; // the search's verdicts, loaded after the replay: it may take a while
   let analysisError = null;
+  let analysing = null; // the number of the hand being analysed, if one is
   let hand = 0; // index into game.hands
   let step = 0; // index into that hand's steps
 
@@ -35,13 +36,42 @@ whist.ready.then(() => {
     loadAnalysis(suffix);
   }
 
+  // Hand by hand, the hand on the screen first: each hand's verdicts show as soon as it is done,
+  // with the progress beside them, rather than after the whole game's search.
   async function loadAnalysis(suffix) {
-    try {
-      analysis = await whist.api(`/api/games/${encodeURIComponent(tableId)}/analysis${suffix}`);
-    } catch (error) {
-      analysisError = error.message;
+    const base = `/api/games/${encodeURIComponent(tableId)}/analysis${suffix}${suffix ? "&" : "?"}hand=`;
+    for (;;) {
+      const done = new Set(analysis ? analysis.hands.map((h) => h.number) : []);
+      const shown = game.hands[hand].number;
+      const next = done.has(shown) ? game.hands.map((h) => h.number).find((n) => !done.has(n)) : shown;
+      if (next === undefined) break;
+      analysing = next;
+      renderProgress();
+      try {
+        const found = await whist.api(base + next);
+        analysis = analysis ? { ...analysis, hands: [...analysis.hands, ...found.hands] } : found;
+      } catch (error) {
+        analysisError = error.message;
+        break;
+      } finally {
+        analysing = null;
+      }
+      render();
     }
     render();
+  }
+
+  function renderProgress() {
+    const box = $("analysis-progress");
+    const done = analysis ? analysis.hands.length : 0;
+    box.hidden = analysing === null;
+    box.dataset.done = String(done);
+    if (analysing === null) return;
+    box.replaceChildren(el("span", "", whist.t("an.progress", { n: analysing, done, total: game.hands.length })),
+      el("progress", "", ""));
+    const bar = box.querySelector("progress");
+    bar.max = game.hands.length;
+    bar.value = done;
   }
 
   // Position ------------------------------------------------------------------------------------
@@ -88,6 +118,7 @@ whist.ready.then(() => {
     $("action").textContent = describe(steps(), step);
     renderBoard(current);
     renderVerdict();
+    renderProgress();
     renderHandAnalysis();
   }
 
@@ -324,12 +355,14 @@ whist.ready.then(() => {
     box.hidden = !action;
     box.className = "verdict";
     if (!action) return;
-    if (!analysis) {
-      box.textContent = analysisError ? whist.t("an.failed", { message: analysisError }) : whist.t("an.loading");
+    const found = handAnalysis();
+    if (!found) {
+      box.textContent = analysisError ? whist.t("an.failed", { message: analysisError })
+        : whist.t("an.progress", { n: analysing ?? game.hands[hand].number, done: analysis ? analysis.hands.length : 0,
+          total: game.hands.length });
       box.classList.add("pending");
       return;
     }
-    const found = handAnalysis();
     const card = found && found.cards.find((v) => v.step === step);
     const bid = found && found.bids.find((b) => b.steps.includes(step));
     if (card && !card.analysed) {
