@@ -3,10 +3,12 @@ with a free seat offers both, and a lost connection covers the top of the page u
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 TIMEOUT_MS = 15_000
@@ -27,12 +29,12 @@ def open_page(browser: Browser, server: Any) -> Iterator[Page]:
         context.close()
 
 
-def new_table(page: Page, server: Any, seats: list[dict[str, str]]) -> str:
+def new_table(page: Page, server: Any, seats: list[dict[str, str]], hands: int = 1) -> str:
     """As a guest of ``page``, who sits in seat 0; ``seats`` are the other three."""
     response = page.request.post(server.url + "/api/guest", data={"name": "Ann"})
     assert response.ok, response.text()
     response = page.request.post(server.url + "/api/tables", data={
-        "game": "israeli", "options": {"hands": 1}, "seats": [{"kind": "human"}, *seats], "take_seat": 0})
+        "game": "israeli", "options": {"hands": hands}, "seats": [{"kind": "human"}, *seats], "take_seat": 0})
     assert response.status == 201, response.text()
     table_id: str = response.json()["id"]
     return table_id
@@ -79,3 +81,45 @@ def test_a_lost_connection_shows_a_banner_until_it_is_back(browser: Browser, ser
         page.evaluate("document.getElementById('reconnect-now').click()")
         expect(connection).to_have_attribute("data-online", "true", timeout=20_000)
         expect(banner).to_be_hidden()
+
+
+def play_one_move(page: Page) -> None:
+    """Pass every call, the first legal card or contract: enough to finish a hand against bots."""
+    data: dict[str, str] = page.evaluate("() => ({...document.getElementById('table').dataset})")
+    if data.get("myTurn") != "true" or data.get("pending") == "true":
+        page.wait_for_timeout(30)
+        return
+    if data["phase"] == "auction":
+        page.locator("#actions [data-name=pass]").click()
+    elif data["phase"] == "contract":
+        page.locator("#actions [data-kind=contract]").first.click()
+    else:
+        page.locator("#hand .card:not([disabled]):not(.selected)").first.click()
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_hand_summary_never_pushes_the_table_for_a_whole_hand(browser: Browser, server: Any, width: int) -> None:
+    """Beside the felt on a wide screen; on a phone above it, until the next hand's first move."""
+    bot = {"kind": "bot", "level": "basic"}
+    with open_page(browser, server) as page:
+        page.set_viewport_size({"width": width, "height": 800})
+        table_id = new_table(page, server, [bot, bot, bot], hands=2)
+        page.goto(f"{server.url}/table/{table_id}")
+        table = page.locator("#table")
+        expect(table).to_have_attribute("data-you", "0")
+        deadline = time.monotonic() + 90
+        while table.get_attribute("data-hands") == "0":
+            assert time.monotonic() < deadline, "the first hand did not end"
+            play_one_move(page)
+        summary = page.get_by_test_id("hand-summary")
+        if width >= 1000:
+            expect(summary).to_be_visible()
+            assert summary.evaluate("el => el.parentElement.className") == "side-column"
+            felt, panel = page.get_by_test_id("felt").bounding_box(), summary.bounding_box()
+            assert felt and panel and panel["x"] >= felt["x"] + felt["width"], (felt, panel)
+        else:
+            # The second hand's first call is a bot's (left of the new dealer): the summary goes then.
+            assert summary.evaluate("el => el.nextElementSibling.id") == "info"  # drawn above the table
+            expect(summary).to_be_hidden()
+            expect(table).to_have_attribute("data-hands", "1")
+
