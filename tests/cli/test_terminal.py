@@ -1,5 +1,6 @@
-"""A real session in a terminal (pexpect): wrong input, a whole hand, end of input, Ctrl-C; and three
-players without the clubs, at the terminal and in a checked record."""
+"""A real session in a terminal (pexpect), in the plain view (the scrolling log): wrong input, a whole
+hand, end of input, Ctrl-C; and three players without the clubs, at the terminal and in a checked record.
+The full-screen view has its own session tests in test_fullscreen.py."""
 
 from __future__ import annotations
 
@@ -26,8 +27,8 @@ SHOWN_CARD = re.compile(r"\d+:((?:10|[2-9JQKA])[♣♦♥♠])")
 
 def spawn(*args: str) -> tuple[pexpect.spawn, io.StringIO]:
     env = {**os.environ, "TERM": "dumb", "COLUMNS": "120", "NO_COLOR": "1"}
-    child = pexpect.spawn(sys.executable, ["-m", "whist.cli", "play", *args], env=env, encoding="utf-8",
-                          timeout=60, dimensions=(50, 120))
+    child = pexpect.spawn(sys.executable, ["-m", "whist.cli", "play", "--view", "plain", *args], env=env,
+                          encoding="utf-8", timeout=60, dimensions=(50, 120))
     log = io.StringIO()
     child.logfile_read = log
     return child, log

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import sys
 from enum import StrEnum
@@ -18,7 +19,8 @@ from whist.cli.check import run_check
 from whist.cli.options import build_game, check_bot_level, default_bot_level
 from whist.cli.play import TerminalGame
 from whist.cli.rulesinfo import all_rules
-from whist.cli.session import make_seats
+from whist.cli.scores import final_results
+from whist.cli.session import Seats, make_seats, save_record
 from whist.cli.tournament import tournament
 from whist.cli.watch import watch as watch_game
 from whist.core.errors import WhistError
@@ -37,6 +39,11 @@ app = typer.Typer(
 # The games the command line offers are the registry's, so a new game needs no line here.
 GameName = StrEnum("GameName", {name: name for name in GAMES})  # type: ignore[misc]  # members from the registry
 FIRST_GAME = GameName("israeli")
+
+
+class View(StrEnum):
+    table = "table"
+    plain = "plain"
 
 
 def show_version(value: bool) -> None:
@@ -89,6 +96,13 @@ def play(
     watch: Annotated[bool, typer.Option(
         "--watch", help="No human: bots play every seat; each hand and the score sheet are printed.")] = False,
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
+    view: Annotated[View | None, typer.Option(
+        help="table: the full-screen card table; plain: a scrolling log, for scripts and screen readers. "
+             "Default: table when input and output are a terminal, plain otherwise (always plain with --watch).")
+    ] = None,
+    delay: Annotated[float, typer.Option(
+        min=0, help="Seconds between the bots' moves in the full-screen table (the plain log never waits).")
+    ] = 0.8,
 ) -> None:
     """Play a game: you in the first seat, bots in the others (or --watch the bots).
 
@@ -114,11 +128,33 @@ def play(
     seats = make_seats(match, level, seed, None if watch else name)
     if watch:
         raise typer.Exit(watch_game(match, seats, console, save))
-    if sys.stdin.isatty():
-        import readline  # noqa: F401  (line editing and history for input(); only where there is a terminal)
     console.print(f"{hand_game.title}: {seats.names[seats.human]} against {len(seats.bots)} {level} bots.",
                   markup=False)
+    if (view or default_view()) == View.table:
+        raise typer.Exit(play_full_screen(match, seats, console, save, delay))
+    if sys.stdin.isatty():
+        import readline  # noqa: F401  (line editing and history for input(); only where there is a terminal)
     raise typer.Exit(TerminalGame(match, seats, console, input, save).run())
+
+
+def default_view() -> View:
+    """The card table needs a terminal to draw on and keys to read; anything else gets the log
+    (a pipe, a file, a script, or a terminal that says it cannot draw: TERM=dumb)."""
+    drawable = sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM", "") != "dumb"
+    return View.table if drawable else View.plain
+
+
+def play_full_screen(match: Match, seats: Seats, console: Console, save: Path | None, delay: float) -> int:
+    from whist.cli.fullscreen import run_full_screen  # Textual loads only for the full-screen view
+
+    game, code = run_full_screen(match, seats, delay)
+    if game.match.over:
+        console.print(final_results(game.match, game.names))
+    elif game.farewell:
+        console.print(game.farewell, style="bold", markup=False)
+    if save is not None and not save_record(console, game.match, seats, save):
+        code = code or 1
+    return code
 
 
 @app.command()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from whist.bots.runner import play_match
@@ -49,6 +49,7 @@ class TerminalGame:
         self.read = read
         self.save = save
         self.redraw = True  # draw the table at the human's next turn (not after their own Frisch pick)
+        self.farewell = ""  # why the player left before the end, if they did
 
     @property
     def names(self) -> list[str]:
@@ -65,14 +66,13 @@ class TerminalGame:
             self.announce_hand()
             while not self.match.over:
                 self.step()
-            self.console.print()
-            self.console.print(final_results(self.match, self.names))
+            self.show_block(final_results(self.match, self.names))
         except Leave as leave:
-            self.console.print(f"\n{leave}", style="bold", markup=False)
-            code = leave.code
+            self.farewell, code = str(leave), leave.code
         except KeyboardInterrupt:
-            self.console.print("\nInterrupted: leaving the game.", style="bold")
-            code = 130
+            self.farewell, code = "Interrupted: leaving the game.", 130
+        if self.farewell:
+            self.console.print(f"\n{self.farewell}", style="bold", markup=False)
         if self.save is not None and not save_record(self.console, self.match, self.seats, self.save):
             code = code or 1
         return code
@@ -104,9 +104,13 @@ class TerminalGame:
         if hand_over:
             self.end_of_hand(shown)
 
-    def end_of_hand(self, view: SeatView) -> None:
+    def show_block(self, block: RenderableType) -> None:
+        """A block of its own: the summary of a hand, the final scores, the score sheet, help, rules."""
         self.console.print()
-        self.console.print(hand_summary(view, self.match.results[-1], self.match.totals, self.names))
+        self.console.print(block)
+
+    def end_of_hand(self, view: SeatView) -> None:
+        self.show_block(hand_summary(view, self.match.results[-1], self.match.totals, self.names))
         if self.match.over:
             return
         while True:
@@ -157,11 +161,11 @@ class TerminalGame:
         if word in ("quit", "exit"):
             raise Leave("You left the game.", 0)
         if word in ("help", "?"):
-            self.console.print(HELP, markup=False, highlight=False)
+            self.show_block(Text(HELP))
         elif word == "score":
-            self.console.print(score_sheet(self.match, self.names))
+            self.show_block(score_sheet(self.match, self.names))
         elif word == "rules":
-            self.console.print(rules_text(self.match), markup=False)
+            self.show_block(Text(rules_text(self.match)))
         elif view is not None and word in ("hand", "table"):
             self.show_table(view, shown)
         elif view is not None and word == "last":

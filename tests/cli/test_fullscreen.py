@@ -1,0 +1,146 @@
+"""A real session in the full-screen view: ``whist play`` in a pseudo-terminal (pexpect), its screen
+read through a terminal emulator (pyte), played by reading the prompt and typing as a person does."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pyte
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a Unix terminal")
+
+ROWS, COLUMNS = 45, 130
+PROMPT = re.compile(r"(Your call|Your contract|Your bid|Your play|Choose [^(\n]*) \(legal: ([^)\n]*)\): *$",
+                    re.MULTILINE)
+GAME_OVER = "The game is over. Press Enter to leave"
+
+
+class Terminal:
+    """``whist play`` on a screen of ROWS x COLUMNS, as a person sees it."""
+
+    def __init__(self, *args: str) -> None:
+        self.screen = pyte.Screen(COLUMNS, ROWS)
+        self.stream = pyte.ByteStream(self.screen)
+        env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES", "NO_COLOR")}
+        env["TERM"] = "xterm-256color"
+        self.child = pexpect.spawn(sys.executable, ["-m", "whist.cli", "play", *args], env=env,
+                                   dimensions=(ROWS, COLUMNS), timeout=60)
+        self.output = bytearray()
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def read(self) -> None:
+        try:
+            data = self.child.read_nonblocking(65536, timeout=0.1)
+        except pexpect.TIMEOUT:
+            return
+        self.output += data
+        self.stream.feed(data)
+
+    def wait_for(self, found: re.Pattern[str] | str, seconds: float = 60) -> re.Match[str] | None:
+        """The first match on the screen, waiting for it; None for a plain string found."""
+        deadline = time.monotonic() + seconds
+        while True:
+            if isinstance(found, str):
+                if found in self.text:
+                    return None
+            elif (match := found.search(self.text)) is not None:
+                return match
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{found!r} not on the screen:\n{self.text}")
+            try:
+                self.read()
+            except pexpect.EOF:
+                raise AssertionError(f"The game ended before {found!r}:\n{self.text}") from None
+
+    def type(self, line: str) -> None:
+        self.child.send(line + "\r")
+
+    def finish(self) -> int:
+        while True:
+            try:
+                self.read()
+            except pexpect.EOF:
+                break
+        self.child.close()
+        return int(self.child.exitstatus if self.child.exitstatus is not None else -1)
+
+
+def first_choice(legal: str) -> str:
+    return legal.replace(",", " ").replace(";", " ").split()[0].split("-")[0]
+
+
+def prompt_or_end(terminal: Terminal) -> re.Match[str] | None:
+    """The question on the screen now, or None once the game is over."""
+    deadline = time.monotonic() + 60
+    while GAME_OVER not in terminal.text:
+        match = PROMPT.search(terminal.text)
+        if match:
+            return match
+        assert time.monotonic() < deadline, terminal.text
+        terminal.read()
+    return None
+
+
+def test_a_whole_hand_at_the_card_table(tmp_path: Path) -> None:
+    """The default in a terminal is the card table; a hand is played to the end and the record saved."""
+    path = tmp_path / "table.json"
+    terminal = Terminal("--seed", "3", "--hands", "1", "--delay", "0", "--save", str(path))
+    seen: set[str] = set()
+    asked = ""
+    while (match := prompt_or_end(terminal)) is not None:
+        if match.group(0) == asked:  # the answer is not taken yet: the screen still shows the last question
+            terminal.read()
+            continue
+        asked = match.group(0)
+        seen.add(match.group(1).split()[0])
+        screen = terminal.text
+        # The table: the seats by name, the player's numbered cards at the bottom, the auction beside.
+        assert "Your hand" in screen and "Bot 1" in screen and "Bot 3" in screen
+        assert "Auction and contracts" in screen
+        assert re.search(r"\b1:(?:10|[2-9JQKA])[♣♦♥♠]", screen), screen
+        terminal.type(first_choice(match.group(2)))
+    assert {"Your", "Choose"} & seen
+    screen = terminal.text
+    assert "Hand 1 is over" in screen
+    assert "Final scores" in screen and ("Winner" in screen or "Shared first place" in screen)
+    terminal.type("")
+    assert terminal.finish() == 0
+    after = terminal.output.decode("utf-8", "replace")
+    assert "Traceback" not in after
+    assert f"Saved the game to {path}" in after  # said on the terminal's own screen, after the table
+    record = json.loads(path.read_text())
+    assert len(record["hands"]) == 1
+
+
+def test_the_score_sheet_is_a_key_away_and_ctrl_c_leaves() -> None:
+    terminal = Terminal("--seed", "3", "--delay", "0", "--view", "table")
+    terminal.wait_for(PROMPT)
+    terminal.child.send("\x1bOQ")  # F2
+    terminal.wait_for("Score sheet")
+    terminal.wait_for("Escape or Enter: back to the table")
+    terminal.type("")  # Enter closes it (a lone Escape waits to see whether a key sequence follows)
+    terminal.wait_for(re.compile(r"^(?![\s\S]*Escape or Enter)"))
+    terminal.type("help")  # a typed command opens the same overlay as F1
+    terminal.wait_for("leave the game (saved first if you gave --save)")
+    terminal.child.send("\x03")
+    assert terminal.finish() == 130
+    assert "Interrupted: leaving the game." in terminal.output.decode("utf-8", "replace")
+
+
+def test_a_pipe_gets_the_plain_log() -> None:
+    done = subprocess.run([sys.executable, "-m", "whist.cli", "play", "--seed", "3", "--hands", "1"],
+                          input="quit\n", capture_output=True, text=True, check=False)
+    assert done.returncode == 0
+    assert "Your call (legal: " in done.stdout and "You left the game." in done.stdout
+    assert "\x1b[?1049h" not in done.stdout + done.stderr  # no switch to the full screen
