@@ -120,7 +120,7 @@ def test_the_sheet_in_hebrew_is_right_to_left(server: Any, browser: Browser) -> 
     expect(page.get_by_test_id("hand-heading")).to_contain_text("יד 1")
     page.get_by_test_id("all-passed").check()
     page.get_by_test_id("add-hand").click()
-    expect(page.get_by_test_id("hand-row-1")).to_contain_text("כולם פס")
+    expect(page.get_by_test_id("hand-row-1")).to_contain_text("כולם אמרו פאס")
     expect(page.get_by_test_id("hand-heading")).to_contain_text("מחלק: אנה")  # the same dealer deals again
     page.get_by_test_id("all-passed").uncheck()
     enter_israeli(page, 0, 7, "NT", [7, 0, 4, 3], [5, 1, 4, 3])

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 
 from whist.server.auth import check_login, check_password, clean_name, hash_password, session_user
 from whist.server.db import Store
 from whist.server.inputs import Body
 from whist.server.limits import rate_limited
+from whist.server.replies import Refused
 
 router = APIRouter(prefix="/api")
 
@@ -55,7 +56,7 @@ def register(body: AccountIn, request: Request) -> dict[str, Any]:
     check_login(body.login, body.password)
     login = body.login.lower()
     if store.user_by_login(login) is not None:
-        raise HTTPException(409, "That login is taken")
+        raise Refused(409, "login_taken", "That login is taken")
     user_id = store.add_user(clean_name(body.name or body.login), login, hash_password(body.password))
     request.session["user_id"] = user_id
     return me_json(store, user_id)
@@ -66,7 +67,7 @@ def login(body: AccountIn, request: Request) -> dict[str, Any]:
     store = store_of(request)
     user = store.user_by_login(body.login.lower())
     if user is None or not check_password(body.password, user["password_hash"] or ""):
-        raise HTTPException(401, "Wrong login or password")
+        raise Refused(401, "wrong_login", "Wrong login or password")
     request.session["user_id"] = user["id"]
     return me_json(store, user["id"])
 

@@ -32,6 +32,7 @@ from whist.server import sheetstore
 from whist.server.auth import clean_name, require_user, session_user
 from whist.server.db import Store
 from whist.server.inputs import Body, RowNumber
+from whist.server.replies import Refused
 from whist.server.sheetstore import HandNumberTaken, SheetRow
 
 router = APIRouter(prefix="/api/sheets")
@@ -62,7 +63,7 @@ def store_of(request: Request) -> Store:
 def row_or_404(store: Store, sheet_id: str) -> SheetRow:
     row = sheetstore.sheet_row(store, sheet_id)
     if row is None:
-        raise HTTPException(404, "No such score sheet")
+        raise Refused(404, "no_sheet", "No such score sheet")
     return row
 
 
@@ -70,7 +71,7 @@ def owned_row(request: Request, sheet_id: str) -> SheetRow:
     user_id = require_user(request)
     row = row_or_404(store_of(request), sheet_id)
     if row.owner_id != user_id:
-        raise HTTPException(403, "Only the scorer who made this sheet may change it")
+        raise Refused(403, "not_scorer", "Only the scorer who made this sheet may change it")
     return row
 
 
@@ -147,11 +148,12 @@ def add_hand(sheet_id: str, body: HandIn, request: Request) -> dict[str, Any]:
     sheet = replay(row, sheetstore.hand_entries(store, sheet_id))
     number = len(sheet.scores) + 1
     if sheet.over:
-        raise HTTPException(409, "The game is over: no more hands")
+        raise Refused(409, "sheet_over", "The game is over: no more hands")
     if number > MAX_HANDS:
-        raise HTTPException(409, f"A score sheet holds at most {MAX_HANDS} hands: start a new one")
+        raise Refused(409, "sheet_full", f"A score sheet holds at most {MAX_HANDS} hands: start a new one")
     if body.number is not None and body.number != number:
-        raise HTTPException(409, f"The sheet has changed: the next hand is number {number}, not {body.number}")
+        raise Refused(409, "sheet_changed",
+                      f"The sheet has changed: the next hand is number {number}, not {body.number}")
     try:
         entry = entry_from_dict(sheet.game, body.entry)
         sheet = sheet.add(entry)
@@ -160,7 +162,7 @@ def add_hand(sheet_id: str, body: HandIn, request: Request) -> dict[str, Any]:
     try:
         sheetstore.append_hand(store, sheet_id, number, entry.to_dict())
     except HandNumberTaken:
-        raise HTTPException(409, f"Hand {number} was entered meanwhile: reload the sheet") from None
+        raise Refused(409, "hand_entered", f"Hand {number} was entered meanwhile: reload the sheet") from None
     return sheet_json(row, sheet, row.owner_id)
 
 
@@ -171,9 +173,9 @@ def delete_hand(sheet_id: str, number: RowNumber, request: Request) -> dict[str,
     store = store_of(request)
     entries = sheetstore.hand_entries(store, sheet_id)
     if not 1 <= number <= len(entries):
-        raise HTTPException(404, f"This sheet has no hand {number}")
+        raise Refused(404, "no_hand", f"This sheet has no hand {number}")
     if number != len(entries):
-        raise HTTPException(409, f"Only the last hand, number {len(entries)}, can be taken back")
+        raise Refused(409, "not_last_hand", f"Only the last hand, number {len(entries)}, can be taken back")
     sheetstore.delete_hand(store, sheet_id, number)
     return sheet_json(row, replay(row, entries[:-1]), row.owner_id)
 

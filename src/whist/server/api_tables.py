@@ -27,7 +27,7 @@ from whist.server.hub import Hub, TableRequest, TableRequestError
 from whist.server.inputs import Body, json_problem
 from whist.server.limits import check_open_tables, rate_limited
 from whist.server.live import ActionRefused, LiveTable
-from whist.server.replies import json_text
+from whist.server.replies import Refused, json_text
 
 log = logging.getLogger("whist.server")
 router = APIRouter()
@@ -62,7 +62,7 @@ def hub_of(request: Request | WebSocket) -> Hub:
 def table_or_404(hub: Hub, table_id: str) -> LiveTable:
     table = hub.get(table_id)
     if table is None:
-        raise HTTPException(404, "No such table")
+        raise Refused(404, "no_table", "No such table")
     return table
 
 
@@ -111,7 +111,7 @@ async def get_table(table_id: str, request: Request, invite: str | None = None) 
     user_id = session_user(request)
     table = table_or_404(hub_of(request), table_id)
     if not may_see(live_visibility(table), user_id, invite):
-        raise HTTPException(403, "This table is private: ask for its invite link")
+        raise Refused(403, "private", "This table is private: ask for its invite link")
     return lobby_json(table, user_id)
 
 
@@ -120,14 +120,14 @@ async def join_table(table_id: str, body: JoinIn, request: Request) -> dict[str,
     user_id = require_user(request)
     table = table_or_404(hub_of(request), table_id)
     if not may_see(live_visibility(table), user_id, body.invite):
-        raise HTTPException(403, "This table is private: ask for its invite link")
+        raise Refused(403, "private", "This table is private: ask for its invite link")
     if table.match.over:
-        raise HTTPException(409, "The game is over")
+        raise Refused(409, "over", "The game is over")
     user = request.app.state.store.user(user_id)
     try:
         table.take_seat(body.seat, user_id, user["name"])
     except ActionRefused as refused:  # a seat that does not exist is a bad request, not a conflict
-        raise HTTPException(422 if refused.code == "no_seat" else 409, str(refused)) from None
+        raise Refused(422 if refused.code == "no_seat" else 409, refused.code, str(refused)) from None
     await table.broadcast()
     table.schedule_turn()
     return lobby_json(table, user_id)

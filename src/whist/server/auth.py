@@ -15,6 +15,7 @@ import secrets
 from fastapi import HTTPException, Request
 
 from whist.core.names import NameRefused, normal_name
+from whist.server.replies import Refused
 
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 LOGIN = re.compile(r"[A-Za-z0-9_.\-]{3,40}")  # whole: ``fullmatch``, as ``$`` would let a final newline by
@@ -60,5 +61,5 @@ def session_user(request: Request) -> int | None:
 def require_user(request: Request) -> int:
     user_id = session_user(request)
     if user_id is None:
-        raise HTTPException(401, "Sign in or choose a guest name first")
+        raise Refused(401, "sign_in", "Sign in or choose a guest name first")
     return user_id

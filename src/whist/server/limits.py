@@ -27,9 +27,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import fields
 from typing import Literal
 
-from fastapi import HTTPException, Request
+from fastapi import Request
 
 from whist.server.hub import Hub
+from whist.server.replies import Refused
 from whist.server.settings import Limit, RateLimits
 
 Clock = Callable[[], float]
@@ -85,9 +86,9 @@ class RateLimiter:
         wait, scope, count = max(waits)
         if wait > 0:
             retry = max(1, math.ceil(wait))
-            raise HTTPException(429, f"Too many {WHAT[kind]} from this {scope}: at most {count} in "
-                                     f"{duration(limit.seconds)}. Try again in {duration(retry)}.",
-                                headers={"Retry-After": str(retry)})
+            raise Refused(429, "too_many", f"Too many {WHAT[kind]} from this {scope}: at most {count} in "
+                                           f"{duration(limit.seconds)}. Try again in {duration(retry)}.",
+                          headers={"Retry-After": str(retry)})
         by_session.record(session, now)
         by_address.record(address, now)
 
@@ -132,5 +133,5 @@ def check_open_tables(hub: Hub, user_id: int, cap: int | None) -> None:
     """409 when the user already has ``cap`` unfinished tables: waiting does not free one, so
     not a 429; finishing a game does."""
     if cap is not None and hub.open_tables_of(user_id) >= cap:
-        raise HTTPException(409, f"You have {cap} unfinished tables, the most one player may have: finish "
-                                 "a game before you open another table")
+        raise Refused(409, "too_many_tables", f"You have {cap} unfinished tables, the most one player may have: "
+                                              "finish a game before you open another table")

@@ -5,7 +5,9 @@ writes it back into a str that no UTF-8 encoder takes, so Starlette's JSON respo
 ``send_json`` would fail while answering, with a traceback instead of an answer. ``json_text``
 falls back to ASCII escapes for such text: every reply encodes, whatever it echoes.
 
-The error handlers answer in the API's shape, ``{"detail": ...}``, through ``json_text``:
+The error handlers answer in the API's shape, ``{"detail": ...}``, through ``json_text``, with a
+stable ``code`` beside the detail where the refusal has one (``Refused``: the pages word it in the
+reader's language):
 a validation error without the ``input`` FastAPI would echo (the whole body, however large),
 and a rules error (``WhistError``) that a route did not turn into an answer itself as 422.
 """
@@ -46,6 +48,14 @@ class JSONReply(JSONResponse):
         return json_text(content).encode("utf-8")
 
 
+class Refused(HTTPException):
+    """A refusal the pages know by ``code`` (their catalogues' ``error.<code>``); the detail is for people."""
+
+    def __init__(self, status_code: int, code: str, detail: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(status_code, detail, headers)
+        self.code = code
+
+
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(RequestValidationError, invalid_request)
@@ -57,7 +67,8 @@ async def http_error(request: Request, error: Exception) -> Response:
     headers = error.headers  # Retry-After of a 429, WWW-Authenticate...
     if error.status_code in (204, 304):  # answers that have no body
         return Response(status_code=error.status_code, headers=headers)
-    return JSONReply({"detail": error.detail}, status_code=error.status_code, headers=headers)
+    body = {"detail": error.detail, "code": error.code} if isinstance(error, Refused) else {"detail": error.detail}
+    return JSONReply(body, status_code=error.status_code, headers=headers)
 
 
 async def invalid_request(request: Request, error: Exception) -> Response:

@@ -33,9 +33,16 @@ const whist = (() => {
     for (const lang of Object.keys(translations)) Object.assign(translations[lang], table[lang] || {});
   }
 
+  // Latin words inside Hebrew text ("JSON, לבדיקה ב־whist check") are isolated (LRI ... PDI, as <bdi>
+  // would), so their punctuation stays put; {name} placeholders are left for t to fill.
+  const LATIN_OR_PLACEHOLDER = /\{\w+\}|[A-Za-z](?:[A-Za-z0-9 ._'-]*[A-Za-z0-9])?/g;
+  const isolateLatin = (text) =>
+    text.replace(LATIN_OR_PLACEHOLDER, (run) => (run.startsWith("{") ? run : `\u2066${run}\u2069`));
+
   // The text of a key in the page's language; {name} placeholders are filled from params.
   function t(key, params = {}) {
-    const text = translations[language()][key] ?? translations.en[key] ?? key;
+    const own = translations[language()][key];
+    const text = own === undefined ? translations.en[key] ?? key : language() === "he" ? isolateLatin(own) : own;
     return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
   }
 
@@ -45,7 +52,7 @@ const whist = (() => {
     document.documentElement.dir = lang === "he" ? "rtl" : "ltr";
   }
 
-  // Sets lang and dir on <html> and fills every element that has data-t="key".
+  // Sets lang and dir on <html> and fills every element that has a data-t key.
   function applyLanguage() {
     markDirection();
     for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
@@ -58,7 +65,13 @@ const whist = (() => {
     document.dispatchEvent(new CustomEvent("whist:language"));
   }
 
-  // JSON API call; throws an Error carrying the server's message on failure.
+  // A refusal in the page's words where the catalogue knows its code (error.<code>), else the server's.
+  function errorText(code, message) {
+    const key = `error.${code}`;
+    return code && key in translations.en ? t(key) : message;
+  }
+
+  // JSON API call; throws an Error carrying the refusal's text (see errorText) and code on failure.
   async function api(path, options = {}) {
     const init = { credentials: "same-origin", headers: {}, ...options };
     if (options.body !== undefined && typeof options.body !== "string") {
@@ -69,20 +82,26 @@ const whist = (() => {
     const data = await response.json().catch(() => ({}));
     if (!response.ok) {
       const detail = Array.isArray(data.detail) ? data.detail.map((d) => d.msg).join("; ") : data.detail;
-      const error = new Error(detail || response.statusText);
+      const error = new Error(errorText(data.code, detail || response.statusText));
       error.status = response.status;
+      error.code = data.code || "";
       throw error;
     }
     return data;
   }
 
   const SUITS = ["♣", "♦", "♥", "♠"];
+  const STRAIN_LETTERS = ["C", "D", "H", "S", "NT"];
+  // A bid as players write it: "5♠", or the page's words for no trump ("7 NT", "7 ללא שליט").
+  const bidLabel = (level, strain) =>
+    strain === "NT" ? `${level} ${t("trump.nt_short")}` : `${level}${SUITS[STRAIN_LETTERS.indexOf(strain)]}`;
   const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
   const suitOf = (card) => Math.floor(card / 13);
   const cardText = (card) => RANKS[card % 13] + SUITS[suitOf(card)];
   const isRed = (card) => suitOf(card) === 1 || suitOf(card) === 2;
 
-  return { ready, language, addTranslations, t, applyLanguage, setLanguage, api, SUITS, RANKS, suitOf, cardText, isRed };
+  return { ready, language, addTranslations, t, errorText, applyLanguage, setLanguage, api, SUITS, RANKS, suitOf, cardText,
+    isRed, bidLabel };
 })();
 
 // The same top bar on every page: pages hold an empty <header class="topbar"> and this fills it,
@@ -129,4 +148,10 @@ whist.element = function element(tag, props = {}, children = []) {
   }
   for (const child of children) if (child !== null && child !== undefined) el.append(child);
   return el;
+};
+
+// A preset's name, with what it changes where the catalogue says (preset.<name>.about): for the lobby.
+whist.presetLabel = function presetLabel(name) {
+  const about = whist.t(`preset.${name}.about`);
+  return about === `preset.${name}.about` ? whist.t(`preset.${name}`) : `${whist.t(`preset.${name}`)} (${about})`;
 };

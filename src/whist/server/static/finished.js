@@ -77,11 +77,11 @@ const finished = (() => {
     return chip;
   }
 
-  // A bid ("5S", "7NT") with the suit's symbol.
+  // A bid ("5S", "7NT") as players write it (whist.bidLabel).
   function bidText(name) {
     const found = /^(\d+)(C|D|H|S|NT)$/.exec(name);
     if (!found) return name;
-    return found[1] + (found[2] === "NT" ? whist.t("trump.nt_short") : whist.SUITS[SUIT_LETTERS.indexOf(found[2])]);
+    return whist.bidLabel(found[1], found[2]);
   }
 
   function showError(error) {

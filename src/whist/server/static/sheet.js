@@ -192,7 +192,7 @@ async function createSheet(event) {
 async function showList() {
   $("list-view").hidden = false;
   $("scorer-row").hidden = Boolean(me);
-  document.title = `${t("sheet.page_title")} · whist`;
+  document.title = `${t("sheet.page_title")} · ${t("site.name")}`;
   renderGameOptions();
   await renderSheetList();
 }
@@ -281,8 +281,9 @@ function renderPlayersTable(table) {
       const cell = pointsCell(hand.points[seat], detail, hand.penalties[seat], isDeclarer ? "sheet-declarer" : "");
       if (isDeclarer) {
         const red = entry.strain === "D" || entry.strain === "H";
-        cell.prepend(el("small", { class: `sheet-bid ${red ? "red" : ""}`, testid: `bid-${hand.number}`, dir: "ltr",
-                                   text: `${entry.level}${strainText(entry.strain)}` }));
+        cell.prepend(el("small", { class: `sheet-bid ${red ? "red" : ""}`, testid: `bid-${hand.number}`,
+                                   dir: entry.strain === "NT" ? "auto" : "ltr",
+                                   text: whist.bidLabel(entry.level, entry.strain) }));
       }
       cell.dataset.testid = `points-${hand.number}-${seat}`;
       return cell;
@@ -697,7 +698,7 @@ async function main() {
       renderSheet();
       restoreValues(kept);
     } else if (!$("list-view").hidden) {
-      document.title = `${t("sheet.page_title")} · whist`;
+      document.title = `${t("sheet.page_title")} · ${t("site.name")}`;
       renderNameInputs();
       renderSheetList().catch((error) => showError($("page-error"), error.message));
     }

@@ -6,7 +6,6 @@ const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const invite = new URLSearchParams(location.search).get("invite");
 const SUIT_ORDER = [3, 2, 0, 1];  // spades, hearts, clubs, diamonds: the colours alternate
-const STRAIN_SYMBOLS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const STRAINS = ["C", "D", "H", "S", "NT"];
 const PING_MS = 20000;
 const ERROR_MS = 8000;
@@ -52,18 +51,19 @@ function parseBid(name) {
   return match ? { level: Number(match[1]), strain: match[2] } : null;
 }
 
-// "5S" -> "5♠", "7NT" -> "7 NT", "pass" -> "Pass", "3" -> "3".
+// "5S" -> "5♠", "7NT" -> "7 NT" (in Hebrew "7 ללא שליט"), "pass" -> "Pass", "3" -> "3".
 function callLabel(name) {
   if (name === "pass") return whist.t("action.pass");
   const bid = parseBid(name);
   if (!bid) return name;
-  return bid.strain === "NT" ? `${bid.level} NT` : `${bid.level}${STRAIN_SYMBOLS[bid.strain]}`;
+  return whist.bidLabel(bid.level, bid.strain);
 }
 
 function callElement(name) {
   const bid = parseBid(name);
   const red = bid && (bid.strain === "D" || bid.strain === "H");
-  return element("bdi", { className: red ? "red call" : "call", dir: "ltr", text: callLabel(name) });
+  const words = bid && bid.strain === "NT";  // "7 ללא שליט" reads in the page's direction, "5♠" left to right
+  return element("bdi", { className: red ? "red call" : "call", dir: words ? "auto" : "ltr", text: callLabel(name) });
 }
 
 // A number kept left to right, so that a Hebrew page shows -20, not 20-.
@@ -475,7 +475,7 @@ function renderSummary() {
       element("td", { text: String(hand.tricks_won[s]) }),
       element("td", { className: hand.points[s] < 0 ? "negative" : "" }, [number(hand.points[s])]),
     ]),
-    element("tr", { className: "dealt-row" }, [element("td", { colSpan: columns, className: "dealt", title: whist.t("summary.cards") }, suitRows(hand.deal[s] || []))]),
+    element("tr", { className: "dealt-row" }, [element("td", { colSpan: columns, className: "dealt", dir: "ltr", title: whist.t("summary.cards") }, suitRows(hand.deal[s] || []))]),
   ]);
   const head = element("tr", {}, [element("th", { text: whist.t("summary.player") }),
     hasContracts ? element("th", { text: whist.t("summary.bid") }) : null,

@@ -1,0 +1,90 @@
+"""The pages' words: one catalogue per language (static/i18n/en.json and he.json), complete in both,
+in the words Israeli players use, and a text for every refusal the server sends by code."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from whist.server.app import create_app
+from whist.server.settings import ServerSettings
+
+SERVER = Path(__file__).resolve().parents[2] / "src" / "whist" / "server"
+STATIC = SERVER / "static"
+LANGUAGES = ("en", "he")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# A bet and a gambler, an auction bought at a sale, no trump as "without a trump": not the game's words.
+BANNED = ("הימור", "מהמר", "מכרז", "בלי שליט")
+
+
+def catalogue(language: str) -> dict[str, str]:
+    words: dict[str, str] = json.loads((STATIC / "i18n" / f"{language}.json").read_text(encoding="utf-8"))
+    return words
+
+
+def test_every_key_is_in_both_catalogues_with_a_text_and_the_same_placeholders() -> None:
+    english, hebrew = catalogue("en"), catalogue("he")
+    assert sorted(set(english) - set(hebrew)) == [], "keys with no Hebrew"
+    assert sorted(set(hebrew) - set(english)) == [], "keys with no English"
+    for key in english:
+        assert english[key].strip() and hebrew[key].strip(), f"{key}: an empty text"
+        assert set(PLACEHOLDER.findall(english[key])) == set(PLACEHOLDER.findall(hebrew[key])), key
+
+
+def test_no_banned_word_in_the_catalogues_or_any_static_file() -> None:
+    texts = {f"i18n/{language}.json": json.dumps(catalogue(language), ensure_ascii=False) for language in LANGUAGES}
+    texts |= {str(path.relative_to(STATIC)): path.read_text(encoding="utf-8")
+              for path in STATIC.rglob("*") if path.is_file()}
+    found = [(name, word) for name, text in texts.items() for word in BANNED if word in text]
+    assert found == []
+
+
+def test_the_banned_words_check_finds_them() -> None:
+    assert all(any(word in text for word in BANNED) for text in ("סך ההימורים", "זוכה המכרז", "בלי שליט מ־5"))
+
+
+def test_every_key_a_page_names_is_in_the_catalogue() -> None:
+    """Keys written out in the pages (t("..."), data-t="..."): a typo would show the bare key."""
+    named = re.compile(r"""(?:\bt\(|data-t(?:-placeholder)?=)\s*["'`]([a-z_]+(?:\.[a-z0-9_]+)*)["'`]""")
+    english = catalogue("en")
+    pages = [path for path in STATIC.iterdir() if path.suffix in (".js", ".html")]
+    missing = sorted({(path.name, key) for path in pages for key in named.findall(path.read_text(encoding="utf-8"))
+                      if key not in english})
+    assert missing == []
+
+
+def refusal_codes() -> set[str]:
+    """The codes the server refuses with: ActionRefused("code", ...) and Refused(status, "code", ...)."""
+    pattern = re.compile(r"""(?:ActionRefused\(|Refused\(\d+, )"(\w+)\"""")
+    return {code for path in SERVER.glob("*.py") for code in pattern.findall(path.read_text(encoding="utf-8"))}
+
+
+def test_every_refusal_code_has_its_words() -> None:
+    codes = refusal_codes()
+    assert {"not_your_turn", "stale", "sign_in", "private", "no_table"} <= codes
+    for language in LANGUAGES:
+        words = catalogue(language)
+        assert sorted(code for code in codes if f"error.{code}" not in words) == [], language
+
+
+@pytest.mark.parametrize(("path", "status", "code"), [("/api/tables/nothing-here", 404, "no_table"),
+                                                      ("/api/games/nothing-here", 404, "no_game"),
+                                                      ("/api/sheets/nothing-here", 404, "no_sheet")])
+def test_an_http_refusal_carries_its_code_beside_the_detail(app_settings: ServerSettings, path: str, status: int,
+                                                            code: str) -> None:
+    with TestClient(create_app(app_settings)) as client:
+        assert client.post("/api/guest", json={"name": "Ann"}).status_code == 200
+        answer = client.get(path)
+    assert answer.status_code == status
+    assert answer.json()["code"] == code and answer.json()["detail"]
+
+
+def test_a_refusal_before_signing_in_says_sign_in(app_settings: ServerSettings) -> None:
+    with TestClient(create_app(app_settings)) as client:
+        seats = [{"kind": "human"}] + [{"kind": "bot", "level": "random"}] * 3
+        answer = client.post("/api/tables", json={"game": "israeli", "options": {}, "seats": seats, "take_seat": 0})
+    assert answer.status_code == 401 and answer.json()["code"] == "sign_in"
