@@ -18,6 +18,7 @@ from rich.text import Text
 
 from whist.core.actions import PASS, Action, bid_level, bid_strain, contract_tricks, is_bid, is_card, is_contract
 from whist.core.cards import DIAMONDS, HEARTS, NO_TRUMP, RANK_LETTERS, SUIT_LETTERS, SUIT_SYMBOLS, Card
+from whist.core.wording import count_text
 
 RED_SUITS = (DIAMONDS, HEARTS)
 
@@ -71,7 +72,7 @@ def typed_bid(action: Action) -> str:
 def over_under_text(total: int, tricks: int) -> str:
     """``12 for 13 tricks: under by 1`` (contracts never add up to the tricks, so it is one or the other)."""
     word = "over" if total > tricks else "under"
-    return f"{total} for {tricks} trick{'s' if tricks != 1 else ''}: {word} by {abs(total - tricks)}"
+    return f"{total} for {count_text(tricks, 'trick')}: {word} by {abs(total - tricks)}"
 
 
 def number_ranges(numbers: Sequence[int]) -> str:

@@ -14,6 +14,7 @@ from whist.core.cards import NO_TRUMP, Card, parse_card
 from whist.core.digits import leading_digits, read_number
 from whist.core.errors import IllegalActionError, NotationError
 from whist.core.views import SeatView
+from whist.core.wording import count_text, only_tricks
 
 FRISCH_CARDS = 3
 
@@ -48,7 +49,7 @@ def parse_choice(text: str, view: SeatView, shown: Sequence[Card]) -> list[Actio
     if phase == Phase.FRISCH:
         left = FRISCH_CARDS - view.frisch_selected.bit_count()
         if len(tokens) > left:
-            raise NotationError(f"You have {left} more card{'s' if left > 1 else ''} to choose, not {len(tokens)}")
+            raise NotationError(f"You have {count_text(left, 'more card')} to choose, not {len(tokens)}")
         cards = [read_card(token, shown) for token in tokens]
         if len(set(cards)) < len(cards):
             raise NotationError("You named the same card twice: choose different cards")
@@ -65,7 +66,7 @@ def parse_choice(text: str, view: SeatView, shown: Sequence[Card]) -> list[Actio
 def contract(token: str, tricks: int) -> Action:
     number = read_number(token)
     if number is not None and number > tricks:
-        raise IllegalActionError(f"There are only {tricks} tricks: you cannot bid {number}")
+        raise IllegalActionError(f"{only_tricks(tricks)}: you cannot bid {number}")
     return parse_action(token, Phase.CONTRACT)
 
 
@@ -73,7 +74,7 @@ def auction_call(text: str, tricks: int) -> Action:
     digits = leading_digits(text)
     level = read_number(text[:digits])
     if digits < len(text) and level is not None and level > tricks:
-        raise IllegalActionError(f"There are only {tricks} tricks: the highest level is {tricks}")
+        raise IllegalActionError(f"{only_tricks(tricks)}: the highest level is {tricks}")
     return parse_action(text, Phase.AUCTION)
 
 
@@ -103,7 +104,7 @@ def prompt_text(view: SeatView, shown: Sequence[Card], frisch_to: str = "") -> s
         return f"Your call (legal: {legal}): "
     if view.phase == Phase.FRISCH:
         left = FRISCH_CARDS - view.frisch_selected.bit_count()
-        what = f"{left} cards" if left == FRISCH_CARDS else f"{left} more card{'s' if left > 1 else ''}"
+        what = f"{left} cards" if left == FRISCH_CARDS else count_text(left, "more card")
         return f"Choose {what} to pass to {frisch_to} (legal: {legal}): "
     if view.phase == Phase.CONTRACT:
         return f"Your {view.rules.contract_label} (legal: {legal}): "

@@ -16,6 +16,8 @@ import whist
 from whist.bots.registry import BOT_LEVELS
 from whist.cli.analyze import run_analyze
 from whist.cli.check import run_check
+from whist.cli.errors import WhistGroup
+from whist.cli.errors import usage_error as refuse
 from whist.cli.options import build_game, check_bot_level, default_bot_level
 from whist.cli.play import TerminalGame
 from whist.cli.rulesinfo import all_rules
@@ -33,6 +35,11 @@ app = typer.Typer(
     name="whist",
     help="Israeli Whist, Classic Whist and Whistiti: in the terminal against bots, or in the browser (whist serve).",
     add_completion=False,
+    cls=WhistGroup,
+    # Click's plain help: flags shown as flags, not "<bool>", paragraphs wrapped at the terminal's
+    # width (click stops at 80 columns unless told a wider maximum), the same with every Typer version.
+    rich_markup_mode=None,
+    context_settings={"max_content_width": 200},
 )
 
 
@@ -53,10 +60,7 @@ def show_version(value: bool) -> None:
 
 
 def usage_error(message: str, command: str = "play") -> NoReturn:
-    """Refuse the command line as click does (exit code 2). Typer 0.12 re-exports click's UsageError
-    and later versions vendor their own click, so printing the message ourselves works with both."""
-    typer.echo(f"Error: {message}\nTry 'whist {command} --help' for help.", err=True)
-    raise typer.Exit(2)
+    refuse(message, f"whist {command}")
 
 
 @app.callback(invoke_without_command=True)
@@ -212,13 +216,18 @@ def serve(
         min=0, help="Unfinished tables one player may have made; 0: no cap.")] = 10,
 ) -> None:
     """Start the web app: tables in the browser with friends and bots (http://127.0.0.1:8000)."""
-    from whist.server.run import run_server
+    from whist.server.run import CannotListen, run_server
 
     try:
         limits = (RateLimits() if rate_limits else RateLimits.off()).changed(limit or ())
     except ValueError as error:
         usage_error(str(error), "serve")
-    run_server(host, port, database_url, grace, bot_delay, log_level, secure_cookies, limits, max_open_tables or None)
+    try:
+        run_server(host, port, database_url, grace, bot_delay, log_level, secure_cookies, limits,
+                   max_open_tables or None)
+    except CannotListen as error:
+        typer.echo(f"Error: {error}", err=True)
+        raise typer.Exit(1) from None
 
 
 app.command()(tournament)

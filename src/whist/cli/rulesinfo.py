@@ -20,8 +20,12 @@ def option_list(rules_cls: type[Rules]) -> RenderableType:
     blocks: list[RenderableType] = [Text("Options (--option NAME=VALUE)", style="bold")]
     for name, default, allowed, help_text in option_rows(rules_cls):
         default = "none" if default == "None" else default
-        line = Text("  ") + Text(name, style="bold cyan") + Text(f"  default: {default}  allowed: {allowed}")
-        blocks.append(line)
+        # A grid, so that a long list of allowed values wraps under itself, not back to column 0.
+        line = Table.grid(padding=(0, 2))
+        line.add_column(no_wrap=True)
+        line.add_column()
+        line.add_row(Text(name, style="bold cyan"), Text(f"default: {default}  allowed: {allowed}"))
+        blocks.append(Padding(line, (0, 0, 0, 2)))
         blocks.append(Padding(Text(help_text, style="dim"), (0, 0, 0, 6)))
     return Group(*blocks)
 

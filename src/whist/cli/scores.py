@@ -12,6 +12,7 @@ from whist.cli.cardtext import cards_line, over_under_text, strain_text
 from whist.core.cards import NO_TRUMP, sorted_for_display
 from whist.core.match import HandResult, Match
 from whist.core.views import SeatView
+from whist.core.wording import count_text
 
 
 def points_text(points: int, style: str = "") -> Text:
@@ -151,7 +152,7 @@ def hand_heading(match: Match, names: Sequence[str]) -> str:
     if match.results and match.results[-1].cancelled:
         parts[-1] += " (dealt again)"
     if match.game.rules.hand_size_varies:
-        parts.append(f"{hand.hand_size} card{'s' if hand.hand_size > 1 else ''} each")
+        parts.append(f"{count_text(hand.hand_size, 'card')} each")
     target = match.game.game_target
     if target is not None:
         a, b = side_names(names)

@@ -17,6 +17,7 @@ from whist.core.cards import NO_TRUMP, SUIT_SYMBOLS, Card, sorted_for_display
 from whist.core.games import game_for_rules
 from whist.core.handgame import HandGame
 from whist.core.views import SeatView
+from whist.core.wording import count_text
 
 
 def game_of(view: SeatView) -> HandGame:
@@ -88,7 +89,7 @@ def contracts_line(view: SeatView) -> Text | None:
         return None
     total = sum(bid)
     if view.over_under is None:
-        return Text(f"Contracts so far: {total} for {view.hand_size} trick{'s' if view.hand_size != 1 else ''}")
+        return Text(f"Contracts so far: {total} for {count_text(view.hand_size, 'trick')}")
     style = "bold magenta" if view.over_under == "over" else "bold cyan"
     start, _, word = over_under_text(total, view.hand_size).partition(": ")
     return Text(f"Contracts: {start}: ") + Text(word.upper(), style=style)

@@ -25,15 +25,15 @@ from whist.bots.tournament import (
     run_tournament,
     spec_from,
 )
+from whist.cli.errors import usage_error
 from whist.cli.options import parse_options
 from whist.core.errors import WhistError
 from whist.core.games import GAMES
+from whist.core.wording import count_text
 
 
 def refuse(message: str) -> NoReturn:
-    """A bad command line: the message and exit code 2, as click does for its own checks."""
-    typer.echo(f"Error: {message}\nTry 'whist tournament --help' for help.", err=True)
-    raise typer.Exit(2)
+    usage_error(message, "whist tournament")
 
 
 *_others, _last = GAMES
@@ -68,8 +68,8 @@ def tournament(
     if out is not None and out.exists() and not out.is_dir():
         refuse(f"--out {out} is a file, not a folder")
     console = Console(highlight=False)
-    console.print(f"{spec.game}: {', '.join(spec.labels)}; {deals} deals x {len(arrangements)} seat arrangements, "
-                  f"seed {seed}", markup=False)
+    console.print(f"{GAMES[spec.game].title}: {', '.join(spec.labels)}; {count_text(deals, 'deal')} x "
+                  f"{count_text(len(arrangements), 'seat arrangement')}, seed {seed}", markup=False)
     with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task("deals", total=deals)

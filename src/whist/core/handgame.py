@@ -32,6 +32,7 @@ from whist.core.rules import Rules
 from whist.core.state import FIELD, HandState, make_state
 from whist.core.tricks import SUIT_MASK_OF_CARD
 from whist.core.wholegame import WholeGame
+from whist.core.wording import only_tricks
 
 HANDS, PHASE, PLAYER, LOG = FIELD["hands"], FIELD["phase"], FIELD["player"], FIELD["action_log"]
 LEADER, CONTRACTS, DECLARER, IS_TERMINAL = FIELD["leader"], FIELD["contracts"], FIELD["declarer"], FIELD["is_terminal"]
@@ -282,7 +283,7 @@ class HandGame(WholeGame):
     def why_contract_illegal(self, state: HandState, tricks: int) -> str:
         low = self.min_contract(state, state.player) if state.player == state.declarer else 0
         if tricks > state.hand_size:
-            return f"There are only {state.hand_size} tricks: you cannot bid {tricks}"
+            return f"{only_tricks(state.hand_size)}: you cannot bid {tricks}"
         if tricks < low:
             return f"As declarer you must bid at least your auction level, {low}"
         return (f"As the last bidder you may not bid {tricks}: the contracts would add up to "

@@ -23,6 +23,7 @@ from whist.core.handgame import IS_TERMINAL, LOG, PHASE, PLAYER, HandGame
 from whist.core.rules import FORM_DECKS, IsraeliRules
 from whist.core.scoring import israeli_score
 from whist.core.state import FIELD, HandState, make_state
+from whist.core.wording import only_tricks
 
 CALLS, HIGH_BID, DECLARER, PASSES = FIELD["calls"], FIELD["high_bid"], FIELD["declarer"], FIELD["passes"]
 HANDS, FRISCH_ROUND, FRISCH_SELECTED, FRISCH_PASSES = (
@@ -261,7 +262,7 @@ class IsraeliWhist(HandGame):
         if strain not in bid_strains(self.rules):
             return unbiddable_strain(self.rules, strain)
         if level > state.hand_size:
-            return f"There are only {state.hand_size} tricks: the highest level is {state.hand_size}"
+            return f"{only_tricks(state.hand_size)}: the highest level is {state.hand_size}"
         minimum = self.min_level(strain, state.frisch_round)
         if level < minimum:
             return f"The minimum bid in {STRAIN_NAMES[strain]} is now {minimum}"

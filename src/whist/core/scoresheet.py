@@ -33,6 +33,7 @@ from whist.core.israeli import bid_strains, minimum_level, unbiddable_strain
 from whist.core.names import NameRefused, normal_name
 from whist.core.rules import IsraeliRules, Rules
 from whist.core.scoring import classic_trick_points, israeli_score, whistiti_score
+from whist.core.wording import count_text
 
 __all__ = [
     "CLASSIC_REVOKE_POINTS", "ISRAELI_REVOKE_PENALTY", "ClassicEntry", "Entry", "HandScore", "IsraeliEntry",
@@ -406,7 +407,7 @@ class Sheet:
                              ("sides" if len(names) == 2 else "players"))
         _check_range(tricks, 0, size, "The tricks", names)
         if sum(tricks) != size:
-            raise SheetError(f"The tricks add up to {sum(tricks)}, but the hand has {size} tricks: "
+            raise SheetError(f"The tricks add up to {sum(tricks)}, but the hand has {count_text(size, 'trick')}: "
                              "every trick is won by someone")
 
     def _revokes(self, revokes: Sequence[int], size: int, names: Sequence[str]) -> tuple[int, ...]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import socket
+
 import uvicorn
 
 from whist.server.app import create_app
@@ -12,11 +15,33 @@ from whist.server.settings import RateLimits, ServerSettings
 def run_server(host: str, port: int, database_url: str | None, grace: float, bot_delay: float,
                log_level: str = "info", secure_cookies: bool = False, rate_limits: RateLimits | None = None,
                max_open_tables: int | None = 10) -> None:
+    check_port(host, port)
     settings = ServerSettings.default(database_url, grace_seconds=grace, bot_delay=bot_delay,
                                       https_only=secure_cookies, rate_limits=rate_limits or RateLimits(),
                                       max_open_tables=max_open_tables)
     print(f"whist: serving on http://{host}:{port}  (database: {safe_url(settings.database_url)})", flush=True)
     uvicorn.run(create_app(settings), host=host, port=port, log_config=log_config(log_level))
+
+
+class CannotListen(Exception):
+    """The address cannot be listened on (the port is taken, or needs privileges): said before starting."""
+
+
+def check_port(host: str, port: int) -> None:
+    """Bind the address once, as uvicorn will, so that a port in use is one clear line before anything
+    starts, not a success line followed by uvicorn's error in the JSON log."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        with socket.create_server((host, port), family=family):  # SO_REUSEADDR, as uvicorn sets it
+            pass
+    except socket.gaierror as error:
+        raise CannotListen(f"Cannot listen on {host}: {error.strerror}; give an address with --host") from None
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise CannotListen(f"Port {port} on {host} is already in use; choose another with --port "
+                               f"(whist serve --port {port + 1 if port < 65535 else 8000})") from None
+        raise CannotListen(f"Cannot listen on {host} port {port}: {error.strerror}; "
+                           "choose another with --port or --host") from None
 
 
 def safe_url(url: str) -> str:
