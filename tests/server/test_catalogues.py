@@ -30,6 +30,7 @@ def test_every_key_is_in_both_catalogues_with_a_text_and_the_same_placeholders()
     english, hebrew = catalogue("en"), catalogue("he")
     assert sorted(set(english) - set(hebrew)) == [], "keys with no Hebrew"
     assert sorted(set(hebrew) - set(english)) == [], "keys with no English"
+    assert list(english) == list(hebrew), "the same order in both, for a side-by-side review"
     for key in english:
         assert english[key].strip() and hebrew[key].strip(), f"{key}: an empty text"
         assert set(PLACEHOLDER.findall(english[key])) == set(PLACEHOLDER.findall(hebrew[key])), key
@@ -49,7 +50,7 @@ def test_the_banned_words_check_finds_them() -> None:
 
 def test_every_key_a_page_names_is_in_the_catalogue() -> None:
     """Keys written out in the pages (t("..."), data-t="..."): a typo would show the bare key."""
-    named = re.compile(r"""(?:\bt\(|data-t(?:-placeholder)?=)\s*["'`]([a-z_]+(?:\.[a-z0-9_]+)*)["'`]""")
+    named = re.compile(r"""(?:\bt\(|data-t(?:-placeholder|-label)?=)\s*["'`]([a-z_]+(?:\.[a-z0-9_]+)*)["'`]""")
     english = catalogue("en")
     pages = [path for path in STATIC.iterdir() if path.suffix in (".js", ".html")]
     missing = sorted({(path.name, key) for path in pages for key in named.findall(path.read_text(encoding="utf-8"))

@@ -57,6 +57,7 @@ const whist = (() => {
     markDirection();
     for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
     for (const el of document.querySelectorAll("[data-t-placeholder]")) el.placeholder = t(el.dataset.tPlaceholder);
+    for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", t(el.dataset.tLabel));
   }
 
   function setLanguage(lang) {
@@ -114,7 +115,7 @@ whist.TOPBAR = `
     <a href="/leaderboard" data-t="nav.leaderboard">Leaderboard</a>
     <a href="/sheet" data-t="nav.sheet" data-testid="sheets-link">Score sheet</a>
   </nav>
-  <div class="lang-switch" role="group" aria-label="Language">
+  <div class="lang-switch" role="group" aria-label="Language" data-t-label="nav.language">
     <button type="button" data-lang="he" lang="he" data-testid="lang-he">עברית</button>
     <button type="button" data-lang="en" lang="en" data-testid="lang-en">English</button>
   </div>`;
