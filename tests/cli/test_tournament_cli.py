@@ -9,9 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from matplotlib.patches import Rectangle
+from matplotlib.text import Text
 from typer.testing import CliRunner
 
+from whist.bots.tournament import csv_header, csv_rows, run_tournament, spec_from
 from whist.cli.main import app
+from whist.cli.tournamentchart import chart_figure, write_chart
+from whist.core.cards import strain_name
 
 
 def run_to(runner: CliRunner, folder: Path, *args: str) -> dict[str, Any]:
@@ -76,3 +81,28 @@ def test_out_must_be_a_folder(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(app, ["tournament", "--deals", "1", "--out", str(file)])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
+
+
+def test_the_chart_says_the_game_the_hands_and_the_paired_difference(tmp_path: Path) -> None:
+    result = run_tournament(spec_from("israeli", ["basic", "random"], 3, seed=2), workers=1)
+    figure = chart_figure(result)
+    texts = [text.get_text() for text in figure.findobj(Text)]
+    title = figure.get_suptitle()
+    assert title.startswith("Israeli Whist: basic vs random") and "israeli" not in title
+    assert "18 hands played" in title and "3 deals" in title
+    difference = result.differences[0].mean
+    assert f"{difference.mean:+.2f}  [{difference.low:+.2f}, {difference.high:+.2f}]" in texts
+    assert "Paired difference: the main result" in texts
+    for bot in result.bots:
+        assert f"{bot.mean.mean:+.2f} ± {bot.mean.half_width:.2f}" in texts
+    bars = [patch for patch in figure.axes[0].patches if isinstance(patch, Rectangle)]
+    assert len({tuple(bar.get_facecolor()) for bar in bars}) == 2  # a colour per bot
+    write_chart(result, tmp_path / "chart.png")
+    assert (tmp_path / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_results_csv_names_the_trump(tmp_path: Path) -> None:
+    result = run_tournament(spec_from("israeli", ["basic", "random"], 2, seed=4), workers=1)
+    rows = [dict(zip(csv_header(4), row, strict=True)) for row in csv_rows(result)]
+    assert {row["trump"] for row in rows} <= {"C", "D", "H", "S", "NT"}
+    assert [row["trump"] for row in rows] == [strain_name(row.trump) for row in result.rows]

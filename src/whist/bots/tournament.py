@@ -35,6 +35,7 @@ from whist.bots.registry import BOT_LEVELS, make_bot
 from whist.bots.runner import play_hand
 from whist.bots.stats import MeanInterval, mean_interval
 from whist.core.actions import Action, Phase
+from whist.core.cards import strain_name
 from whist.core.errors import WhistError
 from whist.core.games import make_game
 from whist.core.handgame import HandGame
@@ -401,11 +402,17 @@ def csv_header(players: int) -> list[str]:
     return header
 
 
+def trump_text(trump: int) -> str:
+    """The trump as results.csv writes it: C, D, H, S, NT, or empty when the hand had none yet."""
+    return strain_name(trump) if trump >= 0 else ""
+
+
 def csv_rows(result: TournamentResult) -> Iterator[list[Any]]:
     """results.csv: one row per hand played, with each seat's bot, contract, tricks and points."""
     labels = result.spec.labels
     for row in result.rows:
-        cells: list[Any] = [row.deal, row.arrangement, row.dealer, row.redeals, row.trump, row.over_under or ""]
+        cells: list[Any] = [row.deal, row.arrangement, row.dealer, row.redeals, trump_text(row.trump),
+                            row.over_under or ""]
         for seat, bot in enumerate(row.seating):
             contract = row.contracts[seat] if row.contracts else ""
             cells += [labels[bot], contract, row.tricks[seat], row.points[seat]]

@@ -18,7 +18,6 @@ from rich.table import Table
 from whist.bots.registry import BOT_LEVELS
 from whist.bots.tournament import (
     TournamentResult,
-    TournamentSpec,
     check_spec,
     csv_header,
     csv_rows,
@@ -27,6 +26,7 @@ from whist.bots.tournament import (
 )
 from whist.cli.errors import usage_error
 from whist.cli.options import parse_options
+from whist.cli.tournamentchart import write_chart
 from whist.core.errors import WhistError
 from whist.core.games import GAMES
 from whist.core.wording import count_text
@@ -130,24 +130,3 @@ def write_outputs(result: TournamentResult, folder: Path) -> None:
         writer.writerows(csv_rows(result))
     (folder / "summary.json").write_text(json.dumps(result.summary(), indent=2) + "\n", encoding="utf-8")
     write_chart(result, folder / "chart.png")
-
-
-def write_chart(result: TournamentResult, path: Path) -> None:
-    """Mean points per hand of each bot, with its 95% confidence interval as error bars."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    labels = [bot.label for bot in result.bots]
-    means = [bot.mean.mean for bot in result.bots]
-    errors = [0.0 if math.isnan(bot.mean.half_width) else bot.mean.half_width for bot in result.bots]
-    figure, axes = plt.subplots(figsize=(max(4.0, 1.5 * len(labels) + 2), 4))
-    axes.bar(labels, means, yerr=errors, capsize=8, color="#4878a8")
-    axes.axhline(0, color="black", linewidth=0.8)
-    axes.set_ylabel("points per hand (95% CI)")
-    spec: TournamentSpec = result.spec
-    axes.set_title(f"{spec.game}: {spec.deals} deals, seed {spec.seed}")
-    figure.tight_layout()
-    figure.savefig(path, dpi=100)
-    plt.close(figure)
