@@ -96,6 +96,9 @@ def test_a_whole_hand_at_the_card_table(tmp_path: Path) -> None:
     """The default in a terminal is the card table; a hand is played to the end and the record saved."""
     path = tmp_path / "table.json"
     terminal = Terminal("--seed", "3", "--hands", "1", "--delay", "0", "--save", str(path))
+    terminal.wait_for(PROMPT)
+    terminal.type("14S")  # refused, said on the screen, and asked again
+    terminal.wait_for("There are only 13 tricks: the highest level is 13")
     seen: set[str] = set()
     asked = ""
     while (match := prompt_or_end(terminal)) is not None:
@@ -144,3 +147,14 @@ def test_a_pipe_gets_the_plain_log() -> None:
     assert done.returncode == 0
     assert "Your call (legal: " in done.stdout and "You left the game." in done.stdout
     assert "\x1b[?1049h" not in done.stdout + done.stderr  # no switch to the full screen
+
+
+def test_quit_leaves_and_saves_the_unfinished_game(tmp_path: Path) -> None:
+    path = tmp_path / "left.json"
+    terminal = Terminal("--seed", "3", "--delay", "0", "--view", "table", "--save", str(path))
+    terminal.wait_for(PROMPT)
+    terminal.type("quit")
+    assert terminal.finish() == 0
+    after = terminal.output.decode("utf-8", "replace")
+    assert "You left the game." in after and "(unfinished;" in after
+    assert json.loads(path.read_text())["hands"]

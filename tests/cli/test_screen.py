@@ -8,6 +8,7 @@ import re
 from rich.console import Console, RenderableType
 
 from whist.cli.table import display_order, hand_lines, table_panel
+from whist.cli.tablelayout import PLACES, auction_panel, board, place_of
 from whist.core.actions import Phase
 from whist.core.cards import card_bit, parse_card
 from whist.core.games import make_game
@@ -28,7 +29,9 @@ def render(*items: RenderableType) -> str:
 
 def screen(state: HandState, seat: int) -> str:
     view = seat_view(state, seat)
-    return render(table_panel(view, NAMES, "heading"), hand_lines(view, display_order(view)))
+    # The plain view's table and the full-screen card table with the auction beside it.
+    return render(table_panel(view, NAMES, "heading"), hand_lines(view, display_order(view)),
+                  board(view, NAMES), auction_panel(view, NAMES))
 
 
 def shown_cards(text: str) -> int:
@@ -45,6 +48,8 @@ def test_no_other_seat_cards_reach_the_screen() -> None:
             for seat in (state.player, (state.player + 1) % state.players):
                 view = seat_view(state, seat)
                 public = view.hand | sum(card_bit(c) for _, c in view.trick)
+                if view.last_trick is not None:  # shown on the card table until the next lead: all saw it
+                    public |= sum(card_bit(c) for c in view.last_trick[1])
                 if view.turned_card >= 0:
                     public |= card_bit(view.turned_card)
                 if view.high_bid >= 0:
@@ -62,3 +67,14 @@ def test_contracts_tricks_and_over_under_are_shown() -> None:
     assert "contract" in text and "tricks" in text
     assert "OVER" in text or "UNDER" in text
     assert "declarer" in text
+
+
+def test_the_card_table_seats_everyone_once_with_the_viewer_at_the_bottom() -> None:
+    for players, places in PLACES.items():
+        assert len(set(places)) == players and places[0] == (2, 1) and (1, 1) not in places
+    state = make_game("israeli").new_hand(0, "places")
+    for seat in range(4):
+        view = seat_view(state, seat)
+        assert place_of(view, seat) == (2, 1)  # oneself at the bottom
+        assert place_of(view, (seat + 1) % 4) == (1, 0)  # the next to play on the left
+        assert place_of(view, (seat + 2) % 4) == (0, 1)  # opposite at the top

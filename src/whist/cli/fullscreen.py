@@ -209,7 +209,14 @@ class TableGame(TerminalGame):
 
     def draw(self, view: SeatView) -> None:
         self.blocks = []
-        self.app.call_from_thread(self.app.draw, view, self.names, hand_heading(self.match, self.names))
+        match = self.match
+        heading = (f"{match.game.title} · the game is over" if match.over
+                   else hand_heading(match, self.names))
+        self.app.call_from_thread(self.app.draw, view, self.names, heading)
+
+    def refuse(self, message: str) -> None:
+        super().refuse(message)  # in the log, and beside the input line where the eyes are
+        self.app.call_from_thread(self.app.notify, message, severity="error")
 
     def show_table(self, view: SeatView, shown: Sequence[Card]) -> None:
         self.draw(view)

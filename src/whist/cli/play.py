@@ -144,9 +144,13 @@ class TerminalGame:
                 for action in actions:  # all or nothing: several Frisch cards are checked together
                     trial = trial.apply(action)
             except WhistError as error:
-                self.console.print(Text(str(error), style="bold red"))
+                self.refuse(str(error))
                 continue
             return actions
+
+    def refuse(self, message: str) -> None:
+        """Say why the line typed cannot be played; the question is asked again."""
+        self.console.print(Text(message, style="bold red"))
 
     def frisch_target(self, view: SeatView) -> str:
         return self.names[view.frisch_to] if view.phase == Phase.FRISCH else ""
