@@ -158,3 +158,13 @@ def test_quit_leaves_and_saves_the_unfinished_game(tmp_path: Path) -> None:
     after = terminal.output.decode("utf-8", "replace")
     assert "You left the game." in after and "(unfinished;" in after
     assert json.loads(path.read_text())["hands"]
+
+
+def test_watching_the_bots_at_the_card_table() -> None:
+    terminal = Terminal("--watch", "--seed", "5", "--hands", "1", "--delay", "0")
+    terminal.wait_for(GAME_OVER)
+    screen = terminal.text
+    assert "Hand 1 is over" in screen and "Final scores" in screen and "As dealt" in screen
+    assert "Your hand" not in screen  # seen from no seat
+    terminal.type("")
+    assert terminal.finish() == 0

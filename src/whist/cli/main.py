@@ -102,7 +102,7 @@ def play(
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
     view: Annotated[View | None, typer.Option(
         help="table: the full-screen card table; plain: a scrolling log, for scripts and screen readers. "
-             "Default: table when input and output are a terminal, plain otherwise (always plain with --watch).")
+             "Default: table when input and output are a terminal, plain otherwise.")
     ] = None,
     delay: Annotated[float, typer.Option(
         min=0, help="Seconds between the bots' moves in the full-screen table (the plain log never waits).")
@@ -130,11 +130,13 @@ def play(
     console.print(f"Seed {seed} (replay this game with --seed {seed})")
     match = Match.start(hand_game, seed)
     seats = make_seats(match, level, seed, None if watch else name)
-    if watch:
+    shown_as = view or default_view()
+    if watch and shown_as == View.plain:
         raise typer.Exit(watch_game(match, seats, console, save))
-    console.print(f"{hand_game.title}: {seats.names[seats.human]} against {len(seats.bots)} {level} bots.",
-                  markup=False)
-    if (view or default_view()) == View.table:
+    if not watch:
+        console.print(f"{hand_game.title}: {seats.names[seats.human]} against {len(seats.bots)} {level} bots.",
+                      markup=False)
+    if shown_as == View.table:  # watched there too: the same table, seen from no seat
         raise typer.Exit(play_full_screen(match, seats, console, save, delay))
     if sys.stdin.isatty():
         import readline  # noqa: F401  (line editing and history for input(); only where there is a terminal)
