@@ -207,11 +207,11 @@ class TableGame(TerminalGame):
                 self.read("The game is over. Press Enter to leave: ")
         return code
 
-    def draw(self, view: SeatView) -> None:
+    def draw(self, view: SeatView, heading: str = "") -> None:
         self.blocks = []
         match = self.match
-        heading = (f"{match.game.title} · the game is over" if match.over
-                   else hand_heading(match, self.names))
+        heading = heading or (f"{match.game.title} · the game is over" if match.over
+                              else hand_heading(match, self.names))
         self.app.call_from_thread(self.app.draw, view, self.names, heading)
 
     def refuse(self, message: str) -> None:
@@ -230,7 +230,8 @@ class TableGame(TerminalGame):
                 self.app.pause(self.delay)
 
     def end_of_hand(self, view: SeatView) -> None:
-        self.draw(view)  # the last trick, before the summary takes the board
+        # The last trick, before the summary takes the board (the match already counts the next hand).
+        self.draw(view, f"{self.match.game.title} · hand {self.match.results[-1].number} is over")
         self.app.pause(self.delay)
         super().end_of_hand(view)
 
