@@ -143,7 +143,7 @@ def test_the_sheet_in_hebrew_is_right_to_left(server: Any, browser: Browser) -> 
 def test_classic_and_whistiti_sheets_on_a_desktop(server: Any, browser: Browser) -> None:
     page = open_page(browser, server.url + "/sheet", DESKTOP)
     create_sheet(page, "classic", ["Ann", "Ben", "Dan", "Eve"], preset="honours")
-    expect(page.get_by_test_id("sheet-rules")).to_contain_text("With honours")
+    expect(page.get_by_test_id("sheet-rules")).to_contain_text("Honours: yes")
     page.get_by_test_id("side-tricks-0").fill("8")
     expect(page.get_by_test_id("side-tricks-1")).to_have_value("5")  # the rest of the 13 tricks
     page.get_by_test_id("honours").select_option("1")  # side B held three honours

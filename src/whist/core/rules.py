@@ -21,8 +21,12 @@ R = TypeVar("R", bound="Rules")
 
 
 def option(default: Any, help: str, *, choices: tuple[str, ...] = (), low: int | None = None,
-           high: int | None = None) -> Any:
-    return field(default=default, metadata={"help": help, "choices": choices, "low": low, "high": high})
+           high: int | None = None, suggestions: tuple[str, ...] = (), common: bool = False) -> Any:
+    """A rule option. ``choices`` are its only values; ``suggestions`` are usual values of a free-text
+    option (forms offer them, and any other text the rules accept); ``common`` marks an option most
+    tables set, which forms show first, before the others."""
+    return field(default=default, metadata={"help": help, "choices": choices, "low": low, "high": high,
+                                            "suggestions": suggestions, "common": common})
 
 
 def _parse_bool(name: str, text: str) -> bool:
@@ -136,17 +140,48 @@ def option_rows(rules_cls: type[Rules]) -> list[tuple[str, str, str, str]]:
     rows = []
     for f in dataclasses.fields(rules_cls):
         meta = f.metadata
-        if meta.get("choices"):
+        kind = option_kind(f)
+        if kind == "choice":
             allowed = " | ".join(meta["choices"])
-        elif isinstance(f.default, bool):
+        elif kind == "bool":
             allowed = "true | false"
-        elif meta.get("low") is not None:
+        elif kind == "number":
             allowed = f"{meta['low']}..{meta['high']}" + (" or none" if f.default is None else "")
         else:
             allowed = "text"
         default = str(f.default).lower() if isinstance(f.default, bool) or f.default is None else str(f.default)
         rows.append((f.name, default, allowed, meta.get("help", "")))
     return rows
+
+
+def option_kind(f: dataclasses.Field[Any]) -> str:
+    """What a form asks for: "choice" (one of ``choices``), "bool", "number" (``low``..``high``,
+    or none where the default is None) or "text"."""
+    if f.metadata.get("choices"):
+        return "choice"
+    if isinstance(f.default, bool):
+        return "bool"
+    if f.metadata.get("low") is not None:
+        return "number"
+    return "text"
+
+
+def option_specs(rules_cls: type[Rules]) -> list[dict[str, Any]]:
+    """Every option of a game as plain data, for forms made from the rules (the web pages)."""
+    specs = []
+    for f in dataclasses.fields(rules_cls):
+        meta = f.metadata
+        kind = option_kind(f)
+        spec: dict[str, Any] = {"name": f.name, "kind": kind, "default": f.default, "help": meta.get("help", ""),
+                                "common": bool(meta.get("common"))}
+        if kind == "choice":
+            spec["choices"] = list(meta["choices"])
+        elif kind == "number":
+            spec.update(low=meta["low"], high=meta["high"], optional=f.default is None)
+        elif kind == "text":
+            spec["suggestions"] = list(meta.get("suggestions", ()))
+        specs.append(spec)
+    return specs
 
 
 # Israeli Whist --------------------------------------------------------------------------------
@@ -178,7 +213,7 @@ class IsraeliRules(Rules):
     players_hint: ClassVar[str] = "three players play one of the three-player forms (option form)"
 
     form: str = option("four_players", "Players and deck: four players, or one of the three-player forms",
-                       choices=tuple(FORM_PLAYERS))
+                       choices=tuple(FORM_PLAYERS), common=True)
     auction_starts: str = option("left_of_dealer", "Who makes the first trump call",
                                  choices=("left_of_dealer", "dealer"))
     nt_minimum: int = option(7, "Lowest level of a no-trump bid", low=5, high=13)
@@ -195,8 +230,9 @@ class IsraeliRules(Rules):
     zero_scoring: str = option("standard", "Zero-bid scores: standard (made +50 under, +25 over; failed -50, "
                                "then +10 a trick), or achim (in an over hand made +30, failed a flat -30)",
                                choices=tuple(ZERO_SCORES))
-    hands: int = option(12, "Hands in a game (0: no limit, play to target)", low=0, high=1000)
-    target: int | None = option(None, "End the game when a player's total reaches this score", low=1, high=100000)
+    hands: int = option(12, "Hands in a game (0: no limit, play to target)", low=0, high=1000, common=True)
+    target: int | None = option(None, "End the game when a player's total reaches this score", low=1, high=100000,
+                                common=True)
 
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "standard": {},
@@ -237,7 +273,7 @@ class ClassicRules(Rules):
     last_trick_open: ClassVar[bool] = False  # RULES.md 2: the last trick may be seen until the next is led
     players_hint: ClassVar[str] = "two sides of two"
 
-    target: int = option(5, "Points a side needs to win a game", low=1, high=100)
+    target: int = option(5, "Points a side needs to win a game", low=1, high=100, common=True)
     honours: bool = option(False, "Score honours: all four of A K Q J of trumps 4, three of them 2")
     rubber: bool = option(False, "Play a rubber: best of three games")
     cut_for_partners: bool = option(False, "Draw partnerships by cutting cards: the two highest play together")
@@ -267,9 +303,9 @@ class WhistitiRules(Rules):
     turned_card_from_stock: ClassVar[bool] = True
     players_hint: ClassVar[str] = "the option players sets how many, 3 to 7"
 
-    players: int = option(4, "Number of players", low=3, high=7)
+    players: int = option(4, "Number of players", low=3, high=7, common=True)
     schedule: str = option("up", "Cards per hand: up (1..max), up_down, down_up, or a list like 1,3,5",
-                           choices=())
+                           suggestions=SCHEDULES, common=True)
 
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "standard": {},

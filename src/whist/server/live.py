@@ -303,6 +303,7 @@ class LiveTable:
             "game": self.row.game,
             "preset": self.row.preset,
             "options": self.row.options,
+            "house_rules": self.game.rules.changed_options(),  # the rules in force, where not the defaults
             "public": self.row.public,
             "move_timer": self.row.move_timer,
             "status": "finished" if self.match.over else "playing",

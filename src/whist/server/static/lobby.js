@@ -1,19 +1,14 @@
 // The lobby: sign in (guest or account), create a table, and list the public tables to join or watch.
 "use strict";
 
-// Preset names of each game, as `whist rules` lists them.
-const PRESETS = {
-  israeli: ["standard", "achim", "pagat", "nt5", "no_nt", "three_no_clubs", "three_short_deck",
-            "three_short_deck_40", "three_random_card"],
-  classic: ["standard", "honours", "rubber", "long"],
-  whistiti: ["standard", "up_down", "down_up"],
-};
 const SEAT_CHOICES = ["me", "human", "bot:easy", "bot:medium", "bot:hard", "bot:expert", "bot:basic", "bot:random"];
 const REFRESH_MS = 3000;
 
 const $ = (id) => document.getElementById(id);
 let user = null;
 let tables = [];
+let rulesByGame = {};  // GET /api/rules: every game's options and presets
+let rulesForm = null;  // the chosen game's options form
 
 const element = whist.element;
 
@@ -59,19 +54,35 @@ function wireSignIn() {
 // Creating a table ---------------------------------------------------------------------------
 
 function seatCount() {
-  const game = $("game").value;
-  if (game === "whistiti") return Math.min(7, Math.max(3, Number($("opt-players").value) || 4));
-  if (game === "israeli" && $("preset").value.startsWith("three_")) return 3;
-  return 4;
+  return rulesForm ? rulesForm.seats() : 4;
 }
 
+// The chosen game's presets and its options form; a preset fills the form with its values.
 function fillPresets() {
-  const game = $("game").value;
+  const game = rulesByGame[$("game").value];
+  if (!game) return;
   const chosen = $("preset").value;
-  $("preset").replaceChildren(...PRESETS[game].map((name) =>
-    element("option", { value: name === "standard" ? "" : name, text: whist.t(`preset.${name}`) })));
-  if (PRESETS[game].includes(chosen)) $("preset").value = chosen;
-  for (const label of document.querySelectorAll("[data-game]")) label.hidden = label.dataset.game !== game;
+  $("preset").replaceChildren(...game.presets.map(({ name }) =>
+    element("option", { value: name === "standard" ? "" : name, text: whist.presetLabel(name) })));
+  if (game.presets.some(({ name }) => (name === "standard" ? "" : name) === chosen)) $("preset").value = chosen;
+  fillRulesForm(game);
+}
+
+function fillRulesForm(game) {
+  const same = rulesForm && rulesForm.game === game.name;  // a language change: keep what was chosen
+  const kept = same ? rulesForm.values() : null;
+  const open = same && rulesForm.advanced.open;
+  rulesForm = whist.rules.form(game, fillSeats);
+  rulesForm.game = game.name;
+  if (kept) rulesForm.fill(kept);
+  else rulesForm.applyPreset($("preset").value);
+  rulesForm.advanced.open = open;
+  $("rules-form").replaceChildren(rulesForm.common, rulesForm.advanced);
+}
+
+function choosePreset() {
+  if (rulesForm) rulesForm.applyPreset($("preset").value);
+  fillSeats();
 }
 
 function fillSeats() {
@@ -100,15 +111,13 @@ function seatChoiceKey(choice) {
 
 function tableRequest() {
   const game = $("game").value;
-  const options = {};
-  if (game === "israeli") options.hands = Number($("opt-hands").value);
-  if (game === "whistiti") options.players = seatCount();
-  if (game === "classic") options.target = Number($("opt-target").value);
+  const preset = $("preset").value || null;
+  const options = rulesForm ? rulesForm.options(preset) : {};
   const choices = [...$("seats").querySelectorAll("select")].map((s) => s.value);
   const seats = choices.map((c) => (c.startsWith("bot:") ? { kind: "bot", level: c.slice(4) } : { kind: "human" }));
   const timer = $("move-timer").value.trim();
   return {
-    game, preset: $("preset").value || null, options, seats, public: $("public").checked,
+    game, preset, options, seats, public: $("public").checked,
     move_timer: timer ? Number(timer) : null, take_seat: choices.includes("me") ? choices.indexOf("me") : null,
   };
 }
@@ -135,8 +144,7 @@ function tableLink(table, withInvite) {
 
 function wireCreate() {
   $("game").addEventListener("change", () => { fillPresets(); fillSeats(); });
-  $("preset").addEventListener("change", fillSeats);
-  $("opt-players").addEventListener("change", fillSeats);
+  $("preset").addEventListener("change", choosePreset);
   $("create-form").addEventListener("submit", createTable);
 }
 
@@ -218,6 +226,11 @@ async function start() {
   whist.initTopBar();
   wireSignIn();
   wireCreate();
+  try {
+    rulesByGame = await whist.rules.load();
+  } catch (error) {
+    $("create-error").textContent = error.message;
+  }
   fillPresets();
   fillSeats();
   document.addEventListener("whist:language", () => {

@@ -3,19 +3,14 @@
 // engine's rules; the checks here only catch the usual slips early, in the page's language.
 "use strict";
 
-const PRESETS = {
-  israeli: ["standard", "achim", "pagat", "nt5", "no_nt", "three_no_clubs", "three_short_deck", "three_short_deck_40",
-            "three_random_card"],
-  classic: ["standard", "honours", "rubber", "long"],
-  whistiti: [],
-};
-const THREE_PLAYER_PRESETS = new Set(["three_no_clubs", "three_short_deck", "three_short_deck_40", "three_random_card"]);
 const SIDES = ["A", "B"];
 const t = whist.t;
 
 let me = null; // the signed-in user, or null
 let sheet = null; // the sheet shown, as the API returns it
 let undoArmed = null; // timer while "take back" waits for its second tap
+let rulesByGame = {}; // GET /api/rules: every game's options and presets
+let rulesForm = null; // the chosen game's options form (rulesform.js)
 
 // DOM helpers ------------------------------------------------------------------------------------
 
@@ -85,10 +80,7 @@ function sideNames(players) {
 // Start page: the form and my sheets ------------------------------------------------------------
 
 function playerCount() {
-  const game = $("game").value;
-  if (game === "classic") return 4;
-  if (game === "whistiti") return Number($("opt-players").value);
-  return THREE_PLAYER_PRESETS.has($("opt-preset").value) ? 3 : 4;
+  return rulesForm ? rulesForm.seats() : 4;
 }
 
 function field(labelKey, control) {
@@ -97,42 +89,36 @@ function field(labelKey, control) {
             control);
 }
 
+// The sheet's words for a preset where it has its own ("A game is 5 points"), else the lobby's.
+function presetText(game, name) {
+  const key = `sheet.preset.${game}.${name}`;
+  return t(key) === key ? whist.presetLabel(name) : t(key);
+}
+
+// The chosen game's presets and every option, made from the rules' metadata (rulesform.js);
+// a preset fills the options with its values. A language change keeps what was chosen.
 function renderGameOptions() {
-  const game = $("game").value;
+  const game = rulesByGame[$("game").value];
   const box = $("game-options");
-  box.replaceChildren();
-  if (PRESETS[game].length) {
-    const preset = el("select", { id: "opt-preset", testid: "preset" });
-    for (const name of PRESETS[game]) {
-      const key = `sheet.preset.${game}.${name}`;
-      preset.append(el("option", { value: name, "data-t": key, text: t(key) }));
-    }
-    preset.addEventListener("change", renderNameInputs);
-    box.append(field("sheet.preset", preset));
-  }
-  if (game === "israeli") {
-    const hands = el("input", { id: "opt-hands", testid: "opt-hands", type: "number", inputmode: "numeric",
-                                min: "0", max: "1000", value: "12", class: "sheet-num" });
-    const target = el("input", { id: "opt-target", testid: "opt-target", type: "number", inputmode: "numeric",
-                                 min: "1", class: "sheet-num" });
-    const high = el("input", { id: "opt-high", testid: "opt-high-first", type: "checkbox" });
-    box.append(field("sheet.hands_option", hands), field("sheet.target_option", target),
-               el("div", { class: "sheet-field sheet-check" }, high,
-                  el("label", { for: "opt-high", "data-t": "sheet.high_first", text: t("sheet.high_first") })));
-  } else if (game === "classic") {
-    const target = el("input", { id: "opt-target", testid: "opt-target", type: "number", inputmode: "numeric",
-                                 min: "1", max: "100", class: "sheet-num", placeholder: "5" });
-    box.append(field("sheet.classic_target", target));
+  if (!game) return;
+  const same = rulesForm && rulesForm.game === game.name;
+  const kept = same ? { preset: $("opt-preset").value, values: rulesForm.values(), open: rulesForm.advanced.open } : null;
+  const preset = el("select", { id: "opt-preset", testid: "preset" });
+  for (const { name } of game.presets) preset.append(el("option", { value: name, text: presetText(game.name, name) }));
+  rulesForm = whist.rules.form(game, renderNameInputs);
+  rulesForm.game = game.name;
+  if (kept) {
+    preset.value = kept.preset;
+    rulesForm.fill(kept.values);
+    rulesForm.advanced.open = kept.open;
   } else {
-    const players = numberSelect("opt-players", 3, 7, 4);
-    players.id = "opt-players";
-    players.addEventListener("change", renderNameInputs);
-    const schedule = el("select", { id: "opt-schedule", testid: "opt-schedule" });
-    for (const name of ["up", "up_down", "down_up"]) {
-      schedule.append(el("option", { value: name, "data-t": `sheet.schedule.${name}`, text: t(`sheet.schedule.${name}`) }));
-    }
-    box.append(field("sheet.players_count", players), field("sheet.schedule", schedule));
+    rulesForm.applyPreset(preset.value);
   }
+  preset.addEventListener("change", () => {
+    rulesForm.applyPreset(preset.value);
+    renderNameInputs();
+  });
+  box.replaceChildren(field("sheet.preset", preset), rulesForm.common, rulesForm.advanced);
   renderNameInputs();
 }
 
@@ -151,21 +137,8 @@ function renderNameInputs() {
 
 function createRequest() {
   const game = $("game").value;
-  const options = {};
-  let preset = null;
-  if (game === "israeli") {
-    preset = $("opt-preset").value;
-    if ($("opt-hands").value.trim() !== "") options.hands = Number($("opt-hands").value);
-    if ($("opt-target").value.trim() !== "") options.target = Number($("opt-target").value);
-    if (options.target !== undefined && $("opt-hands").value.trim() === "") options.hands = 0;
-    if ($("opt-high").checked) options.high_contract_first_undertrick = true;
-  } else if (game === "classic") {
-    preset = $("opt-preset").value;
-    if ($("opt-target").value.trim() !== "") options.target = Number($("opt-target").value);
-  } else {
-    options.players = Number($("opt-players").value);
-    options.schedule = $("opt-schedule").value;
-  }
+  const preset = $("opt-preset").value;
+  const options = rulesForm.options(preset);
   const players = [...$("name-inputs").querySelectorAll("input")].map((input, i) =>
     input.value.trim() || t("sheet.player_n", { n: i + 1 }));
   return { game, preset, options, players };
@@ -220,19 +193,6 @@ async function renderSheetList() {
 
 // One sheet: the table of points -----------------------------------------------------------------
 
-// Options that have words of their own; any other changed option is shown as name=value.
-const OPTION_WORDS = {
-  "zero_scoring=achim": "sheet.preset.israeli.achim",
-  "auction_end=four_passes": "sheet.preset.israeli.pagat",
-  "nt_minimum=5": "sheet.preset.israeli.nt5",
-  "no_trump_allowed=false": "sheet.preset.israeli.no_nt",
-  "high_contract_first_undertrick=true": "sheet.high_first",
-  "honours=true": "sheet.preset.classic.honours",
-  "rubber=true": "sheet.preset.classic.rubber",
-  "schedule=up_down": "sheet.schedule.up_down",
-  "schedule=down_up": "sheet.schedule.down_up",
-};
-
 function rulesLine() {
   const parts = [t(`sheet.game.${sheet.game}`)];
   const rules = sheet.rules;
@@ -243,11 +203,9 @@ function rulesLine() {
     parts.push(t("sheet.hands_played", { played: sheet.hands_played }));
   }
   if (sheet.game === "israeli" && rules.target) parts.push(t("sheet.to_target", { target: rules.target }));
-  for (const [key, value] of Object.entries(sheet.options)) {
-    if (["hands", "target", "players"].includes(key)) continue;
-    const words = key === "form" ? `sheet.preset.israeli.${value}` : OPTION_WORDS[`${key}=${value}`];
-    parts.push(words ? t(words) : `${key}=${value}`);
-  }
+  // Every other option that differs from the defaults, in the words of the options form.
+  const others = Object.entries(sheet.options).filter(([key]) => !["hands", "target", "players"].includes(key));
+  parts.push(...whist.rules.changedText(Object.fromEntries(others), sheet.game));
   return parts.join(" · ");
 }
 
@@ -684,6 +642,7 @@ async function main() {
       $("hand-form").addEventListener("submit", addHand);
       $("undo").addEventListener("click", undo);
     } else {
+      rulesByGame = await whist.rules.load();
       $("game").addEventListener("change", renderGameOptions);
       $("create-form").addEventListener("submit", createSheet);
       await showList();
@@ -699,7 +658,7 @@ async function main() {
       restoreValues(kept);
     } else if (!$("list-view").hidden) {
       document.title = `${t("sheet.page_title")} · ${t("site.name")}`;
-      renderNameInputs();
+      renderGameOptions();
       renderSheetList().catch((error) => showError($("page-error"), error.message));
     }
   });

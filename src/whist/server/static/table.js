@@ -201,6 +201,13 @@ function renderTrick() {
 
 // Info bar and status ------------------------------------------------------------------------
 
+// The rules in force where they are not the game's defaults, in the page's language.
+function renderHouseRules() {
+  const changed = whist.rules.changedText(state.table.house_rules || {}, state.table.game);
+  $("house-rules").replaceChildren(whist.element("strong", { text: `${whist.t("rules.house")}: ` }),
+    whist.element("bdi", { text: changed.length ? changed.join(" · ") : whist.t("rules.house_standard") }));
+}
+
 function renderInfo() {
   const { view, table, score } = state;
   $("info-game").textContent = whist.t(`game.${table.game}`) + (table.preset ? ` (${whist.t(`preset.${table.preset}`)})` : "");
@@ -710,6 +717,7 @@ function render() {
   renderStatus();
   renderTimer();
   renderInfo();
+  renderHouseRules();
   renderFelt();
   renderTrick();
   renderActions();
