@@ -449,8 +449,9 @@ function handStarted(view) {
 // hand's first move closes it).
 function placeSummary() {
   const panel = $("hand-summary");
-  if (SIDE_BY_SIDE.matches) document.querySelector(".side-column").prepend(panel);
-  else $("info").before(panel);
+  const side = document.querySelector(".side-column");
+  if (SIDE_BY_SIDE.matches && panel.parentElement !== side) side.prepend(panel);
+  else if (!SIDE_BY_SIDE.matches && panel.nextElementSibling !== $("info")) $("info").before(panel);
 }
 
 function renderSummary() {
