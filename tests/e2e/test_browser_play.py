@@ -10,13 +10,12 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from e2e_kit import TIMEOUT_MS, RunningServer, browser_page
+from playwright.sync_api import Browser, Page, expect
 
-TIMEOUT_MS = 15_000
 GAME_SECONDS = 90.0
 HEBREW = re.compile(r"[\u0590-\u05FF]")
 SUIT_ORDER = [3, 2, 0, 1]  # the page sorts spades, hearts, clubs, diamonds
@@ -29,28 +28,6 @@ def patient_expect() -> Iterator[None]:
     expect.set_options(timeout=TIMEOUT_MS)
     yield
     expect.set_options(timeout=None)
-
-
-class RunningServer(Protocol):
-    url: str
-
-    def restart(self) -> None: ...
-
-
-@contextmanager
-def browser_page(browser: Browser, server: RunningServer, *, locale: str = "en-US",
-                 width: int = 1000) -> Iterator[tuple[BrowserContext, Page]]:
-    context = browser.new_context(locale=locale, viewport={"width": width, "height": 800})
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(server.url + "/")
-    try:
-        yield context, page
-        assert not errors, errors
-    finally:
-        context.close()
 
 
 def sign_in_as_guest(page: Page, server: RunningServer, name: str) -> None:

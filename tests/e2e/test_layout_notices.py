@@ -9,24 +9,14 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from e2e_kit import browser_page
 from playwright.sync_api import Browser, Page, expect
-
-TIMEOUT_MS = 15_000
 
 
 @contextmanager
 def open_page(browser: Browser, server: Any) -> Iterator[Page]:
-    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.goto(server.url + "/")
-    try:
+    with browser_page(browser, server, width=1280) as (_, page):
         yield page
-        assert not errors, errors
-    finally:
-        context.close()
 
 
 def new_table(page: Page, server: Any, seats: list[dict[str, str]], hands: int = 1) -> str:

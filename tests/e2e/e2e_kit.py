@@ -1,0 +1,35 @@
+"""What the browser tests share: a page on the running server that fails its test if the page
+throws, and is closed however the test ends."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Protocol
+
+from playwright.sync_api import Browser, BrowserContext, Page
+
+TIMEOUT_MS = 15_000  # a loaded two-core machine can take more than Playwright's defaults
+
+
+class RunningServer(Protocol):
+    url: str
+
+    def restart(self) -> None: ...
+
+
+@contextmanager
+def browser_page(browser: Browser, server: RunningServer, *, locale: str = "en-US", width: int = 1000,
+                 height: int = 800) -> Iterator[tuple[BrowserContext, Page]]:
+    """A new browser context (its own cookies: its own guest) on the lobby page."""
+    context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url + "/")
+    try:
+        yield context, page
+        assert not errors, errors
+    finally:
+        context.close()
