@@ -59,14 +59,15 @@ def test_every_key_a_page_names_is_in_the_catalogue() -> None:
 
 
 def refusal_codes() -> set[str]:
-    """The codes the server refuses with: ActionRefused("code", ...) and Refused(status, "code", ...)."""
-    pattern = re.compile(r"""(?:ActionRefused\(|Refused\(\d+, )"(\w+)\"""")
+    """The codes the server refuses with: ActionRefused("code", ...), Refused(status, "code", ...)
+    and the replies' own {"code": "..."}."""
+    pattern = re.compile(r"""(?:ActionRefused\(|Refused\(\d+, |"code": )"(\w+)\"""")
     return {code for path in SERVER.glob("*.py") for code in pattern.findall(path.read_text(encoding="utf-8"))}
 
 
 def test_every_refusal_code_has_its_words() -> None:
     codes = refusal_codes()
-    assert {"not_your_turn", "stale", "sign_in", "private", "no_table"} <= codes
+    assert {"not_your_turn", "stale", "sign_in", "private", "no_table", "invalid_request", "rules"} <= codes
     for language in LANGUAGES:
         words = catalogue(language)
         assert sorted(code for code in codes if f"error.{code}" not in words) == [], language
@@ -82,6 +83,29 @@ def test_an_http_refusal_carries_its_code_beside_the_detail(app_settings: Server
         answer = client.get(path)
     assert answer.status_code == status
     assert answer.json()["code"] == code and answer.json()["detail"]
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ({"game": "israeli", "seats": "four"}, "invalid_request"),  # the request's shape
+    ({"game": "israeli", "options": {"nt_minimum": "99"}, "seats": [{"kind": "human"}] * 4},
+     "rules"),  # the engine's refusal
+])
+def test_a_refused_table_request_carries_its_code(app_settings: ServerSettings, body: dict[str, object],
+                                                  code: str) -> None:
+    with TestClient(create_app(app_settings)) as client:
+        assert client.post("/api/guest", json={"name": "Ann"}).status_code == 200
+        answer = client.post("/api/tables", json=body)
+    assert answer.status_code == 422 and answer.json()["code"] == code and answer.json()["detail"]
+
+
+@pytest.mark.parametrize(("body", "code"), [({"login": "a", "password": "long enough"}, "login_format"),
+                                            ({"login": "anna", "password": "short"}, "password_length"),
+                                            ({"login": "anna", "password": "long enough", "name": "\u202eAnn"},
+                                             "name")])
+def test_a_refused_account_carries_its_code(app_settings: ServerSettings, body: dict[str, str], code: str) -> None:
+    with TestClient(create_app(app_settings)) as client:
+        answer = client.post("/api/register", json=body)
+    assert answer.status_code == 422 and answer.json()["code"] == code, answer.json()
 
 
 def test_a_refusal_before_signing_in_says_sign_in(app_settings: ServerSettings) -> None:

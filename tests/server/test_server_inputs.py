@@ -219,7 +219,8 @@ def test_a_rules_error_a_route_lets_through_is_422(app_settings: ServerSettings,
 
     with TestClient(app) as client, caplog.at_level(logging.WARNING, "whist"):
         answer = client.get("/api/test-rules")
-    assert answer.status_code == 422 and answer.json() == {"detail": "Option hands must be between 0 and 1000"}
+    assert answer.status_code == 422 and answer.json() == {"detail": "Option hands must be between 0 and 1000",
+                                                          "code": "rules"}
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
 
 
@@ -230,7 +231,7 @@ def test_validation_errors_say_why_without_echoing_the_body(client: TestClient) 
                                         "msg": "Input should be a valid string"}]
     answer = post_raw(client, "/api/guest", {"name": "\u202e"})
     assert answer.json() == {"detail": "A name may not hold an invisible formatting character "
-                                       "(U+202E RIGHT-TO-LEFT OVERRIDE)"}
+                                       "(U+202E RIGHT-TO-LEFT OVERRIDE)", "code": "name"}
     assert client.get("/api/nothing-here").json() == {"detail": "Not Found"}
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, Request, Response
 from pydantic import Field
 
 from whist.core.errors import WhistError
@@ -120,7 +120,7 @@ def create_sheet(body: SheetIn, request: Request) -> dict[str, Any]:
     try:
         sheet = Sheet.start(body.game, names, body.preset, body.options)
     except WhistError as error:
-        raise HTTPException(422, str(error)) from None
+        raise Refused(422, "rules", str(error)) from None
     row = sheetstore.new_sheet_row(secrets.token_urlsafe(9), user_id, sheet.game, sheet.rules.changed_options(),
                                    sheet.players)
     sheetstore.add_sheet(store_of(request), row)
@@ -158,7 +158,7 @@ def add_hand(sheet_id: str, body: HandIn, request: Request) -> dict[str, Any]:
         entry = entry_from_dict(sheet.game, body.entry)
         sheet = sheet.add(entry)
     except SheetError as error:
-        raise HTTPException(422, str(error)) from None
+        raise Refused(422, "rules", str(error)) from None
     try:
         sheetstore.append_hand(store, sheet_id, number, entry.to_dict())
     except HandNumberTaken:

@@ -90,7 +90,7 @@ async def create_table(body: TableIn, request: Request) -> dict[str, Any]:
     # Checked before the table is made: a refused request must not leave an empty table behind.
     if body.take_seat is not None and not (0 <= body.take_seat < len(body.seats)
                                            and body.seats[body.take_seat].kind == "human"):
-        raise HTTPException(422, "'take_seat' is the number of a human seat, or null to only watch")
+        raise Refused(422, "invalid_request", "'take_seat' is the number of a human seat, or null to only watch")
     req = TableRequest(body.game, body.preset, body.options, [s.model_dump() for s in body.seats], body.public,
                        body.move_timer)
     try:
@@ -99,7 +99,7 @@ async def create_table(body: TableIn, request: Request) -> dict[str, Any]:
             user = request.app.state.store.user(user_id)
             table.take_seat(body.take_seat, user_id, user["name"])
     except TableRequestError as error:
-        raise HTTPException(422, str(error)) from None
+        raise Refused(422, "rules", str(error)) from None
     except ActionRefused as refused:
         raise HTTPException(409, str(refused)) from None
     table.schedule_turn()

@@ -12,7 +12,7 @@ import hmac
 import re
 import secrets
 
-from fastapi import HTTPException, Request
+from fastapi import Request
 
 from whist.core.names import NameRefused, normal_name
 from whist.server.replies import Refused
@@ -43,14 +43,14 @@ def clean_name(name: str) -> str:
     try:
         return normal_name(name)
     except NameRefused as refused:
-        raise HTTPException(422, str(refused)) from None
+        raise Refused(422, "name", str(refused)) from None
 
 
 def check_login(login: str, password: str) -> None:
     if not LOGIN.fullmatch(login):
-        raise HTTPException(422, "A login is 3 to 40 letters, digits, '.', '_' or '-'")
+        raise Refused(422, "login_format", "A login is 3 to 40 letters, digits, '.', '_' or '-'")
     if not 8 <= len(password) <= 200:
-        raise HTTPException(422, "A password is 8 to 200 characters")
+        raise Refused(422, "password_length", "A password is 8 to 200 characters")
 
 
 def session_user(request: Request) -> int | None:

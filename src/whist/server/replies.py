@@ -74,7 +74,7 @@ async def http_error(request: Request, error: Exception) -> Response:
 async def invalid_request(request: Request, error: Exception) -> Response:
     assert isinstance(error, RequestValidationError)
     detail = [{"type": e["type"], "loc": list(e["loc"]), "msg": message_of(e)} for e in error.errors()]
-    return JSONReply({"detail": detail}, status_code=422)
+    return JSONReply({"detail": detail, "code": "invalid_request"}, status_code=422)
 
 
 def message_of(error: dict[str, Any]) -> str:
@@ -90,4 +90,4 @@ async def rules_error(request: Request, error: Exception) -> Response:
     # through: the client's mistake, said in the engine's words. Logged, so that the route gets
     # its own answer, but no traceback: nothing failed on the server.
     log.warning("%s %s: %s", request.method, request.url.path, error)
-    return JSONReply({"detail": str(error)}, status_code=422)
+    return JSONReply({"detail": str(error), "code": "rules"}, status_code=422)

@@ -67,9 +67,11 @@ const whist = (() => {
   }
 
   // A refusal in the page's words where the catalogue knows its code (error.<code>), else the server's.
+  // Refusals whose detail is particular (a field's check, the rules' reason) say it after their
+  // words, isolated so that Latin text keeps its direction inside a Hebrew sentence.
   function errorText(code, message) {
     const key = `error.${code}`;
-    return code && key in translations.en ? t(key) : message;
+    return code && key in translations.en ? t(key, { detail: `\u2068${message}\u2069` }) : message;
   }
 
   // JSON API call; throws an Error carrying the refusal's text (see errorText) and code on failure.
