@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 from e2e_kit import browser_page
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 
 @contextmanager
-def open_page(browser: Browser, server: Any) -> Iterator[Page]:
-    with browser_page(browser, server, width=1280) as (_, page):
+def open_page(browser: Browser, server: Any, locale: str = "en-US") -> Iterator[Page]:
+    with browser_page(browser, server, locale=locale, width=1280) as (_, page):
         yield page
 
 
@@ -113,3 +113,41 @@ def test_the_hand_summary_never_pushes_the_table_for_a_whole_hand(browser: Brows
             expect(summary).to_be_hidden()
             expect(table).to_have_attribute("data-hands", "1")
 
+
+
+# Left to right, as the page lays out a hand in either language: spades, hearts, clubs, diamonds.
+SUIT_SYMBOLS = "\u2660\u2665\u2663\u2666"
+
+
+def left_to_right_suits(elements: Locator) -> list[str]:
+    """The suit symbol of each of ``elements``, in the order they are drawn from the left."""
+    boxes: list[tuple[float, str]] = elements.evaluate_all(
+        """els => els.map(el => [el.getBoundingClientRect().x,
+                                 el.textContent.match(/[\u2660\u2665\u2663\u2666]/)[0]])""")
+    return [suit for _, suit in sorted(boxes)]
+
+
+def test_the_hand_summary_shows_each_hand_as_the_player_sees_their_own_in_hebrew(browser: Browser,
+                                                                                 server: Any) -> None:
+    """The summary's dealt cards run like the live hand: the same suits, left to right, in the
+    same order, even on a right-to-left page."""
+    bot = {"kind": "bot", "level": "basic"}
+    with open_page(browser, server, locale="he-IL") as page:
+        table_id = new_table(page, server, [bot, bot, bot], hands=2)
+        page.goto(f"{server.url}/table/{table_id}")
+        table = page.locator("#table")
+        expect(table).to_have_attribute("data-you", "0")
+        assert page.evaluate("document.documentElement.dir") == "rtl"
+        live = left_to_right_suits(page.locator("#hand .suit-group"))
+        assert live == sorted(live, key=SUIT_SYMBOLS.index) and len(live) >= 2, live
+        deadline = time.monotonic() + 90
+        while table.get_attribute("data-hands") == "0":
+            assert time.monotonic() < deadline, "the first hand did not end"
+            play_one_move(page)
+        summary = page.get_by_test_id("hand-summary")
+        expect(summary).to_be_visible()
+        rows = summary.locator("tr.dealt-row")
+        assert rows.count() == 4
+        for seat in range(4):
+            dealt = left_to_right_suits(rows.nth(seat).locator(".suit-row"))
+            assert dealt == sorted(dealt, key=SUIT_SYMBOLS.index) and dealt, (seat, dealt)
