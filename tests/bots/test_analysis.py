@@ -246,3 +246,14 @@ def test_bad_input() -> None:
         analyze_record({"format": "whist-record", "version": 1, "game": "israeli"}, bot="basic")
     with pytest.raises(WhistError, match="Unknown bot level"):
         analyze_record(first_hand_record("classic", 1, basic), bot="nobody")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_progress_is_told_after_every_action_of_every_hand(game: str) -> None:
+    record = first_hand_record(game, 1, best_card)
+    steps: list[tuple[int, int]] = []
+    analysis = analyze_record(record, bot="basic", max_tricks=2,
+                              on_step=lambda done, total: steps.append((done, total)))
+    total = sum(len(hand["actions"]) for hand in record["hands"])
+    assert steps == [(done, total) for done in range(1, total + 1)]
+    assert len(verdicts(analysis)) <= total

@@ -33,6 +33,7 @@ from whist.core.state import HandState
 from whist.core.views import seat_view
 
 Unit = Literal["tricks", "points"]
+Progress = Callable[[int, int], None]  # (actions judged, actions in all) after each one
 
 # Tricks left from which cards are analysed when the caller does not say, by search: each keeps
 # the cards of a whole game near half a minute on a 2-core machine (docs in ``default_max_tricks``).
@@ -123,9 +124,10 @@ class GameAnalysis:
 
 
 def analyze_record(record: dict[str, Any], *, bot: str = "expert", max_tricks: int | None = None,
-                   hands: Collection[int] | None = None) -> GameAnalysis:
+                   hands: Collection[int] | None = None, on_step: Progress | None = None) -> GameAnalysis:
     """Analyse a game record (``hands``: only these hand numbers). Raises RecordError for a record
-    that does not replay, WhistError for an unknown bot level."""
+    that does not replay, WhistError for an unknown bot level. ``on_step(done, total)`` is told
+    after each action judged, counted over every hand analysed, for a progress bar."""
     make_bot(bot)  # an unknown level fails before any search
     checked = replay(record)
     match = checked.match
@@ -136,8 +138,16 @@ def analyze_record(record: dict[str, Any], *, bot: str = "expert", max_tricks: i
     if not match.over and match.hand.action_log:  # a record saved in the middle of a hand
         finals.append((len(match.results) + 1, match.hand))
     seed = record["seed"]
-    analysed = tuple(analyze_hand(final, number, depth, bot, f"{seed}/{number}")
-                     for number, final in finals if hands is None or number in hands)
+    chosen = [(number, final) for number, final in finals if hands is None or number in hands]
+    total, done = sum(len(final.history) for _, final in chosen), 0
+
+    def step() -> None:
+        nonlocal done
+        done += 1
+        if on_step is not None:
+            on_step(done, total)
+
+    analysed = tuple(analyze_hand(final, number, depth, bot, f"{seed}/{number}", step) for number, final in chosen)
     names = tuple(checked.players[match.seating[seat]] for seat in range(game.players))
     return GameAnalysis(game.name, game.title, names, unit, bot, depth, analysed)
 
@@ -152,8 +162,10 @@ def default_max_tricks(unit: Unit) -> int:
     return PARANOID_MAX_TRICKS if individual.compiled_search_available() else PARANOID_PYTHON_MAX_TRICKS
 
 
-def analyze_hand(final: HandState, number: int, max_tricks: int, bot: str, seed: str) -> HandAnalysis:
-    """Every card and bidding decision of one hand, replayed from its deal up to ``final``."""
+def analyze_hand(final: HandState, number: int, max_tricks: int, bot: str, seed: str,
+                 after_each: Callable[[], None] | None = None) -> HandAnalysis:
+    """Every card and bidding decision of one hand, replayed from its deal up to ``final``;
+    ``after_each()`` is called once per action of the hand, when it has been judged."""
     cards: list[CardVerdict] = []
     bids: list[BidVerdict] = []
     history = final.history
@@ -167,6 +179,8 @@ def analyze_hand(final: HandState, number: int, max_tricks: int, bot: str, seed:
         elif state.phase in BID_PHASES:
             choice = make_bot(bot, f"{seed}/{step}").choose(seat_view(state, state.player))
             bids.append(BidVerdict((step,), state.player, BID_PHASES[state.phase], (action,), (choice,)))
+        if after_each is not None:
+            after_each()
     return HandAnalysis(number, final.dealer, final.phase == Phase.CANCELLED, tuple(cards), tuple(bids))
 
 

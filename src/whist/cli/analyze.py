@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from rich.console import Console, Group, RenderableType
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+from rich.progress import Progress as RichProgress
 from rich.table import Table
 from rich.text import Text
 
-from whist.bots.analysis import GameAnalysis, HandAnalysis, analysis_json, analyze_record
+from whist.bots.analysis import GameAnalysis, HandAnalysis, Progress, analysis_json, analyze_record
 from whist.bots.dd import SolverUnavailableError
 from whist.bots.registry import BOT_LEVELS
 from whist.cli.cardtext import action_text, card_text, cards_line
@@ -28,8 +32,9 @@ def run_analyze(path: Path, hand: int | None, max_tricks: int | None, bot: str, 
         print(f"whist analyze: unknown bot level {bot!r}; levels: {', '.join(BOT_LEVELS)}", file=sys.stderr)
         return 2
     try:
-        analysis = analyze_record(load_record(path), bot=bot, max_tricks=max_tricks,
-                                  hands=None if hand is None else {hand})
+        with progress_bar(Console(stderr=True)) as on_step:
+            analysis = analyze_record(load_record(path), bot=bot, max_tricks=max_tricks,
+                                      hands=None if hand is None else {hand}, on_step=on_step)
     except (WhistError, SolverUnavailableError) as error:
         print(f"whist analyze: {error}", file=sys.stderr)
         return 1
@@ -44,6 +49,34 @@ def run_analyze(path: Path, hand: int | None, max_tricks: int | None, bot: str, 
         console.print(hand_report(analysed, analysis))
     console.print(totals_table(analysis))
     return 0
+
+
+@contextmanager
+def progress_bar(console: Console, after_seconds: float = 1.0) -> Iterator[Progress]:
+    """A progress bar on ``console`` (standard error, so --json stays clean) for an analysis that
+    has run ``after_seconds``: a quick one prints nothing, a long one shows it is alive. Nothing
+    is drawn where ``console`` is not a terminal."""
+    started = time.monotonic()
+    bar: RichProgress | None = None
+    task = None
+
+    def on_step(done: int, total: int) -> None:
+        nonlocal bar, task
+        if bar is None:
+            if not console.is_terminal or time.monotonic() - started < after_seconds:
+                return
+            bar = RichProgress(TextColumn("Analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("actions"),
+                               TimeElapsedColumn(), console=console, transient=True)
+            bar.start()
+            task = bar.add_task("analyse", total=total)
+        assert task is not None
+        bar.update(task, completed=done, total=total)
+
+    try:
+        yield on_step
+    finally:
+        if bar is not None:
+            bar.stop()
 
 
 def heading(path: Path, analysis: GameAnalysis) -> str:
