@@ -257,3 +257,14 @@ def test_progress_is_told_after_every_action_of_every_hand(game: str) -> None:
     total = sum(len(hand["actions"]) for hand in record["hands"])
     assert steps == [(done, total) for done in range(1, total + 1)]
     assert len(verdicts(analysis)) <= total
+
+
+def test_a_depth_taking_minutes_without_the_compiled_search_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from whist.bots import analysis, individual
+
+    monkeypatch.setattr(individual, "compiled_search_available", lambda: False)
+    record = first_hand_record("israeli", 1, best_card)
+    with pytest.raises(analysis.AnalysisTooSlow, match="ask for 6 or fewer"):
+        analyze_record(record, bot="basic", max_tricks=9)
+    assert analyze_record(record, bot="basic", max_tricks=2).hands  # a shallow one still runs
+    assert analyze_record(first_hand_record("classic", 1, best_card), bot="basic", max_tricks=13).hands  # no paranoid

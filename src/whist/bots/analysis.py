@@ -28,6 +28,7 @@ from whist.bots.dd import solve
 from whist.bots.registry import make_bot
 from whist.core.actions import Action, Phase, action_name
 from whist.core.cards import SUIT_MASKS, Card, card_name
+from whist.core.errors import WhistError
 from whist.core.records import replay
 from whist.core.state import HandState
 from whist.core.views import seat_view
@@ -134,6 +135,7 @@ def analyze_record(record: dict[str, Any], *, bot: str = "expert", max_tricks: i
     game = match.game
     unit: Unit = "tricks" if game.rules.partnerships else "points"
     depth = default_max_tricks(unit) if max_tricks is None else max_tricks
+    check_depth(unit, depth)
     finals = [(r.number, r.final) for r in match.results]
     if not match.over and match.hand.action_log:  # a record saved in the middle of a hand
         finals.append((len(match.results) + 1, match.hand))
@@ -160,6 +162,25 @@ def default_max_tricks(unit: Unit) -> int:
     if unit == "tricks":
         return DD_MAX_TRICKS
     return PARANOID_MAX_TRICKS if individual.compiled_search_available() else PARANOID_PYTHON_MAX_TRICKS
+
+
+# The Python paranoid search takes about 10 s a hand from 6 tricks left and grows about tenfold
+# a trick: deeper asks would run for many minutes with no answer (a 2-hand game at 9 ran past 9
+# minutes), so they are refused at once with what to do instead.
+PARANOID_PYTHON_DEEPEST = PARANOID_PYTHON_MAX_TRICKS + 1
+
+
+def check_depth(unit: Unit, depth: int) -> None:
+    """AnalysisTooSlow for an analysis that would take minutes a hand on this install."""
+    if unit == "points" and not individual.compiled_search_available() and depth > PARANOID_PYTHON_DEEPEST:
+        raise AnalysisTooSlow(
+            f"Analysing {depth} tricks from the end would take many minutes a hand without the compiled "
+            f"search (this install could not build it): ask for {PARANOID_PYTHON_DEEPEST} or fewer, "
+            "or reinstall where a C compiler is at hand")
+
+
+class AnalysisTooSlow(WhistError):
+    """An analysis asked for at a depth this install cannot answer in reasonable time."""
 
 
 def analyze_hand(final: HandState, number: int, max_tricks: int, bot: str, seed: str,
