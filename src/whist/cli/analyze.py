@@ -22,6 +22,7 @@ from whist.bots.registry import BOT_LEVELS
 from whist.cli.cardtext import action_text, card_text, cards_line
 from whist.core.errors import WhistError
 from whist.core.records import load_record
+from whist.core.wording import count_text
 
 ERROR = "bold red"
 
@@ -83,10 +84,10 @@ def heading(path: Path, analysis: GameAnalysis) -> str:
     measure = ("tricks the player's side takes" if analysis.unit == "tricks"
                else "points the player can be sure of, the others playing against them")
     hands = len(analysis.hands)
-    text = f"{path}: {analysis.title}, {hands} hand{'s' * (hands != 1)}. Cards are judged by {measure}"
+    text = f"{path}: {analysis.title}, {count_text(hands, 'hand')}. Cards are judged by {measure}"
     if any(not v.analysed for h in analysis.hands for v in h.cards):
         depth = analysis.max_tricks
-        text += f", with at most {depth} trick{'s' * (depth != 1)} left (earlier cards are not analysed)"
+        text += f", with at most {count_text(depth, 'trick')} left (earlier cards are not analysed)"
     if any(h.bids for h in analysis.hands):  # Classic Whist has no bidding
         text += f"; calls and bids beside the {analysis.bot} bot's"
     return text + "."
@@ -116,7 +117,7 @@ def hand_report(hand: HandAnalysis, analysis: GameAnalysis) -> Group:
             table.add_row(b.phase, Text(names[b.seat]), bid_text(b.actual), bid_text(b.suggested))
         parts.append(table)
     analysed = sum(1 for v in hand.cards if v.analysed)
-    summary = f"{analysed} of {len(hand.cards)} cards analysed, {len(errors)} error{'s' * (len(errors) != 1)}"
+    summary = f"{analysed} of {len(hand.cards)} cards analysed, {count_text(len(errors), 'error')}"
     if hand.bids:
         summary += f"; the {analysis.bot} bot agrees with {len(hand.bids) - len(differing)} of {len(hand.bids)} bids"
     parts.append(Text(summary + ".", style="dim"))

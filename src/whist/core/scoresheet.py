@@ -435,7 +435,7 @@ class Sheet:
         low = minimum_level(rules, entry.strain, entry.frisch)
         strain = STRAIN_LETTERS[entry.strain]
         if not low <= entry.level <= size:
-            after = f" after {entry.frisch} Frisch round{'s' * (entry.frisch > 1)}" if entry.frisch else ""
+            after = f" after {count_text(entry.frisch, 'Frisch round')}" if entry.frisch else ""
             raise SheetError(f"A bid in {strain}{after} is from {low} to {size}, not {entry.level}")
         declarer = names[entry.declarer]
         # The declarer bids first, then the others to the left: the last bidder sits on the declarer's right.

@@ -29,6 +29,7 @@ from typing import Literal
 
 from fastapi import Request
 
+from whist.core.wording import count_text
 from whist.server.hub import Hub
 from whist.server.replies import Refused
 from whist.server.settings import Limit, RateLimits
@@ -101,9 +102,8 @@ def duration(seconds: int) -> str:
     """
     for unit, size in (("hour", 3600), ("minute", 60)):
         if seconds % size == 0:
-            count = seconds // size
-            return f"{count} {unit}" + ("s" if count > 1 else "")
-    return f"{seconds} second" + ("s" if seconds > 1 else "")
+            return count_text(seconds // size, unit)
+    return count_text(seconds, "second")
 
 
 def session_of(request: Request) -> str:
