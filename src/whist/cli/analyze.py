@@ -20,6 +20,7 @@ from whist.bots.analysis import GameAnalysis, HandAnalysis, Progress, analysis_j
 from whist.bots.dd import SolverUnavailableError
 from whist.bots.registry import BOT_LEVELS
 from whist.cli.cardtext import action_text, card_text, cards_line
+from whist.cli.errors import usage_error
 from whist.core.errors import WhistError
 from whist.core.records import load_record
 from whist.core.wording import count_text
@@ -29,9 +30,8 @@ ERROR = "bold red"
 
 def run_analyze(path: Path, hand: int | None, max_tricks: int | None, bot: str, as_json: bool,
                 console: Console) -> int:
-    if bot not in BOT_LEVELS:
-        print(f"whist analyze: unknown bot level {bot!r}; levels: {', '.join(BOT_LEVELS)}", file=sys.stderr)
-        return 2
+    if bot not in BOT_LEVELS:  # a command line refused, in the style of every other (exit 2)
+        usage_error(f"unknown bot level {bot!r}; levels: {', '.join(BOT_LEVELS)}", "whist analyze")
     try:
         with progress_bar(Console(stderr=True)) as on_step:
             analysis = analyze_record(load_record(path), bot=bot, max_tricks=max_tricks,
