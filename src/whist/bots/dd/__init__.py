@@ -69,7 +69,10 @@ def dd_table(hands: Sequence[int]) -> dict[tuple[Strain, Seat], int]:
     Unlike a bridge table, this one is indexed by the leader, not the declarer (whose left-hand
     opponent leads): ``table[strain, leader]``.
     """
-    return {(strain, leader): solve(hands, strain, leader) for strain in STRAINS for leader in SEATS}
+    checked = _check(hands, NO_TRUMP, 0, ())
+    tricks = _compiled().solve_table(checked)
+    return {(strain, leader): tricks[4 * index + leader]
+            for index, strain in enumerate(STRAINS) for leader in SEATS}
 
 
 def _compiled() -> ModuleType:

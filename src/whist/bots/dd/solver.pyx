@@ -15,8 +15,18 @@ The search follows the ideas that make Bo Haglund's DDS fast:
   ranks counted among the cards still out (relative ranks). One entry then answers for many
   positions that differ only in small cards. Entries hold for any deal in their strain; the
   table is kept while the same deal is solved again (other leaders, other tricks), as DDS does.
-- Cheap bounds before any search at a trick's start: the tricks the leader can cash from the
-  top, the top trumps each side holds, and the last trick scored without search.
+  A whole table (``solve_table``) solves the four leaders of a strain on one table, each
+  starting its tests from the answer for the leader before.
+- Cheap bounds before any search at a trick's start: the tricks the leader's side can cash
+  (the leader's winners, a long suit whose top cards outnumber everyone else's cards of it,
+  then a low card to partner's winner and partner's winners), the tricks each side's trumps
+  win for sure, and the last trick scored without search. After the lead, the second hand's
+  side wins the trick at once if it holds the suit's best card or a ruff that the third hand
+  cannot beat: when that (and, in no trump, the winner's top cards after it) settles the
+  test, the trick is not searched.
+- Small cards: once a card has been searched and found below every rank that the answers so
+  far depended on, the lower cards of its suit in the same hand give the same answer and
+  are not searched (DDS does the same).
 - Move ordering in the spirit of DDS's weights (cash winners, lead towards partner's winners,
   give partner a ruff, win cheaply, play low behind a partner who wins, discard from length),
   the lead stored with a matching table entry tried first, and cards equivalent to one
@@ -207,7 +217,17 @@ cdef inline Mask trick_rank_card() noexcept nogil:
 
 # --- bounds at a trick's start ------------------------------------------------------------------
 
+cdef inline int longest_other(const Mask* hands, int seat, int suit) noexcept nogil:
+    """The most cards of ``suit`` that any seat other than ``seat`` holds."""
+    return max(popcount(suit_of(hands[seat ^ 1], suit)),
+               max(popcount(suit_of(hands[seat ^ 2], suit)), popcount(suit_of(hands[seat ^ 3], suit))))
+
+
 cdef int cash_tricks(const Mask* hands, int seat, Mask* used) noexcept nogil:
+    return cash_by_suit(hands, seat, used, NULL)
+
+
+cdef int cash_by_suit(const Mask* hands, int seat, Mask* used, int* by_suit) noexcept nogil:
     """Tricks ``seat``, on lead, can cash at once from the top of its own hand.
 
     A suit counts the seat's cards above every other card of the suit (all of them when the
@@ -223,6 +243,8 @@ cdef int cash_tricks(const Mask* hands, int seat, Mask* used) noexcept nogil:
     cdef Mask mine, rest, top
     used[0] = 0
     for suit in range(4):
+        if by_suit != NULL:
+            by_suit[suit] = 0
         mine = suit_of(hands[seat], suit)
         if mine == 0:
             continue
@@ -235,11 +257,15 @@ cdef int cash_tricks(const Mask* hands, int seat, Mask* used) noexcept nogil:
             if count == 0:
                 continue
             used[0] |= (top << (highest(rest) + 1)) << (13 * suit)
+            if count >= longest_other(hands, seat, suit):
+                count = popcount(mine)  # the others are void after the top cards: the rest win too
         if ruff_danger and suit != trump:
             for opponent in range(1, 4, 2):
                 if suit_of(hands[seat ^ opponent], trump):
                     count = min(count, popcount(suit_of(hands[seat ^ opponent], suit)))
         total += count
+        if by_suit != NULL:
+            by_suit[suit] = count
     return total
 
 
@@ -257,12 +283,17 @@ cdef int quick_tricks(Mask* used) noexcept nogil:
     """
     cdef int seat = leader
     cdef int partner = seat ^ 2
-    cdef int best = cash_tricks(hand, seat, used)
-    cdef int suit, top, tricks, opponent
+    cdef int own_by_suit[4]
+    cdef Mask own_used
+    cdef int own = cash_by_suit(hand, seat, &own_used, own_by_suit)
+    cdef int best = own
+    cdef int suit, top, tricks, opponent, partner_cash, discards, spare, other
     cdef Mask after[4]
     cdef Mask out = hand[0] | hand[1] | hand[2] | hand[3]
     cdef Mask partner_used
     cdef bint safe
+    cdef bint no_ruffs = trump == NO_TRUMP or suit_of(hand[seat ^ 1] | hand[seat ^ 3], trump) == 0
+    used[0] = own_used
     for suit in range(4):
         if suit_of(hand[seat], suit) == 0 or suit_of(hand[partner], suit) == 0:
             continue
@@ -280,30 +311,61 @@ cdef int quick_tricks(Mask* used) noexcept nogil:
         after[partner] = hand[partner] & ~bit(top)
         after[seat ^ 1] = without_lowest(hand[seat ^ 1], suit)
         after[seat ^ 3] = without_lowest(hand[seat ^ 3], suit)
-        tricks = 1 + cash_tricks(after, partner, &partner_used)
+        partner_cash = cash_tricks(after, partner, &partner_used)
+        tricks = 1 + partner_cash
         if tricks > best:
             best = tricks
             used[0] = partner_used | bit(top)
+        if no_ruffs and own:
+            # The leader cashes its winners first, then crosses: partner follows or discards
+            # spare cards, keeping the crossing card and the winners counted for it.
+            discards = 0
+            spare = popcount(hand[partner]) - 1 - partner_cash
+            for other in range(4):
+                if own_by_suit[other]:
+                    discards += max(0, own_by_suit[other] - popcount(suit_of(hand[partner], other)))
+                    spare -= popcount(suit_of(hand[partner], other))
+            if discards <= spare and own + tricks > best:
+                best = own + tricks
+                used[0] = own_used | partner_used | bit(top)
     return best
 
 
-cdef int top_trumps(int side, Mask* used) noexcept nogil:
-    """Tricks ``side`` (0 N/S, 1 E/W) wins for sure with the top trumps it holds.
+cdef int hand_trump_tricks(Mask mine, Mask theirs, Mask* used) noexcept nogil:
+    """Tricks one hand's trumps ``mine`` win for sure against the other side's ``theirs``.
 
-    A trump above all of the other side's trumps wins the trick it falls in, and the cards of one
-    hand fall in different tricks.
+    The hand's trumps fall in different tricks, and each wins its trick unless an opponent's
+    higher trump falls in the same one; an opponent's trump falls once. So the hand wins at least
+    its trumps above all of theirs, and at least its trumps less their trumps above its lowest.
     """
-    cdef Mask mine = suit_of(hand[side], trump)
-    cdef Mask partner = suit_of(hand[side + 2], trump)
+    cdef int above_all, beaten
+    if mine == 0:
+        used[0] = 0
+        return 0
+    if theirs == 0:
+        used[0] = 0
+        return popcount(mine)
+    above_all = popcount(mine >> (highest(theirs) + 1))
+    beaten = popcount(mine) - popcount(theirs >> lowest_bit(mine))
+    if beaten > above_all:
+        used[0] = bit(lowest_bit(mine))  # every trump from the top down to our lowest
+        return beaten
+    used[0] = (mine >> (highest(theirs) + 1)) << (highest(theirs) + 1)
+    return above_all
+
+
+cdef int top_trumps(int side, Mask* used) noexcept nogil:
+    """Tricks ``side`` (0 N/S, 1 E/W) wins for sure with its trumps: the better of its two
+    hands (the two hands' trumps may fall in the same tricks)."""
     cdef Mask theirs = suit_of(hand[1 - side] | hand[3 - side], trump)
-    cdef Mask above
-    used[0] = 0
-    if theirs:
-        above = ~(((<Mask>2) << highest(theirs)) - 1)
-        mine &= above
-        partner &= above
-        used[0] = ((mine | partner) & SUIT) << (13 * trump)
-    return max(popcount(mine), popcount(partner))
+    cdef Mask first_used, second_used
+    cdef int first = hand_trump_tricks(suit_of(hand[side], trump), theirs, &first_used)
+    cdef int second = hand_trump_tricks(suit_of(hand[side + 2], trump), theirs, &second_used)
+    if first >= second:
+        used[0] = first_used << (13 * trump)
+        return first
+    used[0] = second_used << (13 * trump)
+    return second
 
 
 cdef bint last_trick(int target, Mask* used) noexcept nogil:
@@ -634,6 +696,54 @@ cdef int bound_settles(int target, int left, Mask* used) noexcept nogil:
     return -1
 
 
+cdef int second_hand_settles(int target, Mask* used) noexcept nogil:
+    """After the lead: 1 or 0 when the side of the second hand surely wins this trick and the
+    tricks that follows from it settle the test, else -1.
+
+    The side wins the trick when one of its hands holds a card of the led suit above the led card
+    and all of the third hand's, or can ruff, and the third hand can neither ruff nor overruff.
+    In no trump, the hand that wins then cashes its top cards in the other suits.
+    """
+    cdef int seat = (leader + 1) & 3
+    cdef int third = (leader + 2) & 3
+    cdef int fourth = seat ^ 2
+    cdef int led = cards[0]
+    cdef int suit = led // 13
+    cdef int left = popcount(hand[seat])
+    cdef int need, tricks, other
+    cdef Mask ours, theirs, top, cash_used
+    cdef Mask after[4]
+    need = target if (seat & 1) == 0 else left - target + 1
+    if need > left:
+        return -1
+    ours = suit_of(hand[seat] | hand[fourth], suit)
+    theirs = suit_of(hand[third], suit)
+    if trump != NO_TRUMP and suit != trump and theirs == 0 and suit_of(hand[third], trump) != 0:
+        return -1  # the third hand may ruff
+    if ours and highest(ours) + 13 * suit > max(led, highest(theirs) + 13 * suit if theirs else -1):
+        top = bit(highest(ours) + 13 * suit)
+    elif (trump != NO_TRUMP and suit != trump
+          and ((suit_of(hand[seat], suit) == 0 and suit_of(hand[seat], trump) != 0)
+               or (suit_of(hand[fourth], suit) == 0 and suit_of(hand[fourth], trump) != 0))):
+        top = 0  # a ruff: the third hand follows suit or has no trump
+    else:
+        return -1
+    tricks = 1
+    used[0] = top
+    if tricks < need and trump == NO_TRUMP and top:
+        # The hand with the top card wins and leads: its winners in the other suits follow.
+        other = seat if (hand[seat] & top) else fourth
+        after[0] = hand[0] & ~(SUIT << (13 * suit))
+        after[1] = hand[1] & ~(SUIT << (13 * suit))
+        after[2] = hand[2] & ~(SUIT << (13 * suit))
+        after[3] = hand[3] & ~(SUIT << (13 * suit))
+        tricks += cash_tricks(after, other, &cash_used)
+        used[0] |= cash_used
+    if tricks >= need:
+        return 1 if (seat & 1) == 0 else 0
+    return -1
+
+
 cdef bint search_next_trick(int target, Mask* used) noexcept nogil:
     """After the fourth card: score the trick and search on from the next one."""
     global leader, played_count
@@ -670,6 +780,9 @@ cdef bint search(int target, Mask* used) noexcept nogil:
     cdef Mask all_used = 0
     cdef Abstract position
     cdef int moves[13]
+    cdef int small_below[4]  # per suit: cards below this one need no search (-1: not yet known)
+    cdef int suit, lowest
+    cdef Mask in_suit
     cdef bint maximize, value
     cdef bint at_start = played_count == 0
     cdef int hint = -1
@@ -686,11 +799,19 @@ cdef bint search(int target, Mask* used) noexcept nogil:
                 return settled == 1
         else:
             at_start = False  # two tricks: searching them is cheaper than the table
+    elif played_count == 1:
+        settled = second_hand_settles(target, used)
+        if settled >= 0:
+            return settled == 1
     seat = (leader + played_count) & 3
     maximize = (seat & 1) == 0
     count = order_moves(seat, moves, hint)
+    for i in range(4):
+        small_below[i] = -1
     for i in range(count):
         card = moves[i]
+        if card < small_below[card // 13]:
+            continue  # as small as a card already tried, below every rank the answers used
         play(seat, card)
         if played_count == 4:
             value = search_next_trick(target, &child_used)
@@ -707,6 +828,12 @@ cdef bint search(int target, Mask* used) noexcept nogil:
             used[0] = child_used
             return value
         all_used |= child_used
+        suit = card // 13
+        if small_below[suit] < 0:
+            in_suit = all_used & (SUIT << (13 * suit))
+            lowest = lowest_bit(in_suit) if in_suit else 13 * suit + 13
+            if card < lowest:
+                small_below[suit] = lowest
     if at_start:
         if maximize:
             store(&position, all_used, 0, target - 1, -1)
@@ -757,20 +884,18 @@ cdef void keep_table_for_same_deal() noexcept:
         clear_table()
 
 
-def solve_position(tuple hands, int strain, int first, tuple trick) -> int:
-    """Tricks the side of the player on move takes; the wrapper in ``__init__.py`` checks the input.
-
-    ``hands`` are four card masks (the cards of ``trick`` already removed), ``first`` is the seat
-    that led ``trick``, the cards played so far to the current trick in order.
-    """
-    global trump, leader, played_count, nodes, table, blocks
-    cdef int seat, left, ns, i
+cdef void ensure_table() except *:
+    global table, blocks
     if table == NULL:
         table = <Bucket*>calloc(BUCKETS, sizeof(Bucket))
         blocks = <Block*>malloc(BLOCKS * sizeof(Block))
         if table == NULL or blocks == NULL:
             raise MemoryError("no memory for the double-dummy transposition table")
-    nodes = 0
+
+
+cdef void set_position(tuple hands, int strain, int first, tuple trick) except *:
+    global trump, leader, played_count
+    cdef int seat
     for seat in range(4):
         hand[seat] = <Mask>hands[seat]
     trump = strain
@@ -779,12 +904,48 @@ def solve_position(tuple hands, int strain, int first, tuple trick) -> int:
     for card in trick:
         play((first + played_count) & 3, <int>card)
     keep_table_for_same_deal()
+
+
+def solve_position(tuple hands, int strain, int first, tuple trick) -> int:
+    """Tricks the side of the player on move takes; the wrapper in ``__init__.py`` checks the input.
+
+    ``hands`` are four card masks (the cards of ``trick`` already removed), ``first`` is the seat
+    that led ``trick``, the cards played so far to the current trick in order.
+    """
+    global nodes
+    cdef int seat, left, ns
+    ensure_table()
+    nodes = 0
+    set_position(hands, strain, first, trick)
     seat = (first + played_count) & 3
     left = popcount(hand[seat])
     ns = north_south_tricks(left, (left + 1) // 2)
     return ns if (seat & 1) == 0 else left - ns
 
 
+def solve_table(tuple hands) -> tuple:
+    """The leader's side's tricks for every strain (0-4) and opening leader (0-3), strain first.
+
+    The leaders of one strain share the transposition table, and each search starts from the
+    answer for the leader before: the two seldom differ by more than a trick.
+    """
+    global nodes
+    cdef int strain, first, left, ns
+    cdef int guess
+    cdef list results = []
+    ensure_table()
+    nodes = 0
+    left = popcount(<Mask>hands[0])
+    for strain in range(5):
+        guess = (left + 1) // 2
+        for first in range(4):
+            set_position(hands, strain, first, ())
+            ns = north_south_tricks(left, guess)
+            guess = ns
+            results.append(ns if (first & 1) == 0 else left - ns)
+    return tuple(results)
+
+
 def last_node_count() -> int:
-    """Positions visited by the last ``solve_position`` call (for benchmarks)."""
+    """Positions visited by the last ``solve_position`` or ``solve_table`` call (for benchmarks)."""
     return nodes
