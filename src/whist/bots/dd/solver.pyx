@@ -843,8 +843,14 @@ cdef bint search(int target, Mask* used) noexcept nogil:
     return not maximize
 
 
-cdef int north_south_tricks(int left, int guess) noexcept nogil:
-    """The exact N/S tricks by null-window tests stepping from ``guess`` towards the answer."""
+cdef int north_south_tricks(int left, int guess, bint step) noexcept nogil:
+    """The exact N/S tricks by null-window tests, the first at ``guess``.
+
+    With ``step`` (a guess known to be close) the tests then step a trick at a time towards the
+    answer; else they halve the range left. Tests far from the answer are cheap and the two at
+    the answer are needed anyway: halving skips the costly one next to the answer that
+    stepping from the middle may have to make.
+    """
     cdef int lower = 0
     cdef int upper = left
     cdef int target
@@ -853,10 +859,10 @@ cdef int north_south_tricks(int left, int guess) noexcept nogil:
         target = min(max(guess, lower + 1), upper)
         if search(target, &used):
             lower = target
-            guess = target + 1
+            guess = target + 1 if step else (lower + upper + 1) // 2
         else:
             upper = target - 1
-            guess = target - 1
+            guess = target - 1 if step else (lower + upper + 1) // 2
     return lower
 
 
@@ -919,7 +925,7 @@ def solve_position(tuple hands, int strain, int first, tuple trick) -> int:
     set_position(hands, strain, first, trick)
     seat = (first + played_count) & 3
     left = popcount(hand[seat])
-    ns = north_south_tricks(left, (left + 1) // 2)
+    ns = north_south_tricks(left, (left + 1) // 2, False)
     return ns if (seat & 1) == 0 else left - ns
 
 
@@ -937,10 +943,10 @@ def solve_table(tuple hands) -> tuple:
     nodes = 0
     left = popcount(<Mask>hands[0])
     for strain in range(5):
-        guess = (left + 1) // 2
+        guess = -1
         for first in range(4):
             set_position(hands, strain, first, ())
-            ns = north_south_tricks(left, guess)
+            ns = north_south_tricks(left, guess if guess >= 0 else (left + 1) // 2, guess >= 0)
             guess = ns
             results.append(ns if (first & 1) == 0 else left - ns)
     return tuple(results)
