@@ -1,13 +1,17 @@
 """Time the compiled individual-contract search (paranoid per player) on random 4-player deals.
 
-    python bench/individual_search.py [--positions 20] [--tricks 3 5 8 13] [--seed 1] [--each]
+    python bench/individual_search.py [--hands 50] [--tricks 13] [--games israeli whistiti]
+                                      [--budget 100000000] [--seed 1] [--each] [--card-values]
 
-For each size, ``positions`` random deals of that many tricks a seat, each with a random strain,
-leader and player, and the Israeli Whist score (over) for a random contract of 0 to 6 tricks
-capped at the size. Each search starts with an empty transposition table; the median, the
-slowest and the median of positions visited are printed. For sizes up to 8 tricks it also times
-``paranoid_card_values`` (every card of the player on move) the way the expert bot calls it,
-deal after deal with the table kept.
+For each game and size, ``hands`` random deals of that many tricks a seat, each with a random
+strain, leader and player, and the game's score for a random contract of 0 to 6 tricks (capped
+at the size): Israeli Whist over or under at random, or Whistiti (exactly the bid). Each search
+starts with an empty transposition table and a budget of ``budget`` positions visited (the one
+``whist analyze`` uses by default); a search that runs out answers "not proven" rather than run
+on. Printed per game: the median, 90th percentile and slowest time, the median positions
+visited, and how many searches were not proven. ``--card-values`` also times
+``paranoid_card_values`` (every card of the player on move, what ``whist analyze`` asks at each
+card) the same way.
 """
 
 from __future__ import annotations
@@ -16,12 +20,14 @@ import argparse
 import random
 import statistics
 import time
+from collections.abc import Callable
 from functools import partial
 
 from whist.bots import individual_solver
-from whist.bots.individual import paranoid_card_values, paranoid_value
+from whist.bots.analysis import PARANOID_NODE_BUDGET
+from whist.bots.individual import paranoid_card_values_within, paranoid_value_within
 from whist.core.cards import CardSet
-from whist.core.scoring import israeli_score
+from whist.core.scoring import israeli_score, whistiti_score
 
 PLAYERS = 4
 
@@ -31,50 +37,62 @@ def random_deal(rng: random.Random, tricks: int) -> tuple[CardSet, ...]:
     return tuple(sum(1 << card for card in cards[seat::PLAYERS]) for seat in range(PLAYERS))
 
 
-def time_size(rng: random.Random, tricks: int, positions: int, each: bool) -> None:
+def random_score(rng: random.Random, game: str, tricks: int) -> Callable[[int], int]:
+    contract = rng.randrange(min(tricks, 6) + 1)
+    if game == "whistiti":
+        return partial(whistiti_score, contract)
+    return partial(israeli_score, contract, over=rng.random() < 0.5)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def time_game(rng: random.Random, game: str, tricks: int, hands: int, budget: int, each: bool,
+              card_values: bool) -> None:
     seconds: list[float] = []
     nodes: list[int] = []
-    for _ in range(positions):
-        hands = random_deal(rng, tricks)
+    unproven = 0
+    for _ in range(hands):
+        deal = random_deal(rng, tricks)
         trump, leader, player = rng.randrange(5), rng.randrange(PLAYERS), rng.randrange(PLAYERS)
-        score = partial(israeli_score, rng.randrange(min(tricks, 6) + 1), over=True)
+        score = random_score(rng, game, tricks)
         individual_solver.clear_table()
         start = time.perf_counter()
-        paranoid_value(hands, trump, leader, player, score)
+        if card_values:
+            values = paranoid_card_values_within(deal, trump, leader, score, nodes=budget)
+            proven = None not in values.values()
+        else:
+            proven = paranoid_value_within(deal, trump, leader, player, score, nodes=budget) is not None
         seconds.append(time.perf_counter() - start)
         nodes.append(individual_solver.last_node_count())
+        unproven += not proven
         if each:
-            print(f"   position {len(seconds)}: {seconds[-1] * 1000:.1f} ms, {nodes[-1]} nodes", flush=True)
-    median, slowest = statistics.median(seconds) * 1000, max(seconds) * 1000
-    print(f"{tricks:2d} tricks: median {median:9.2f} ms, slowest {slowest:9.1f} ms,"
-          f" median nodes {statistics.median(nodes):11.0f}  ({positions} positions)", flush=True)
-
-
-def time_card_values(rng: random.Random, tricks: int, positions: int) -> None:
-    seconds: list[float] = []
-    for _ in range(positions):
-        hands = random_deal(rng, tricks)
-        trump, leader = rng.randrange(5), rng.randrange(PLAYERS)
-        score = partial(israeli_score, rng.randrange(min(tricks, 6) + 1), over=True)
-        start = time.perf_counter()
-        paranoid_card_values(hands, trump, leader, score)
-        seconds.append(time.perf_counter() - start)
-    print(f"{tricks:2d} tricks: median {statistics.median(seconds) * 1000:9.2f} ms for the values of every card"
-          f" (table kept)", flush=True)
+            print(f"   {game} {len(seconds)}: {seconds[-1]:8.3f} s, {nodes[-1]:11d} nodes"
+                  + ("" if proven else "  NOT PROVEN"), flush=True)
+    what = "every card's value" if card_values else "the position's value"
+    print(f"{game:8s} {tricks:2d} tricks, {what}: median {statistics.median(seconds):7.3f} s,"
+          f" p90 {percentile(seconds, 0.9):7.3f} s, max {max(seconds):7.3f} s,"
+          f" median nodes {statistics.median(nodes):11.0f}, not proven {unproven} of {hands}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=20)
-    parser.add_argument("--tricks", type=int, nargs="+", default=[3, 5, 8, 13])
+    parser.add_argument("--hands", type=int, default=50)
+    parser.add_argument("--tricks", type=int, nargs="+", default=[13])
+    parser.add_argument("--games", nargs="+", choices=["israeli", "whistiti"], default=["israeli", "whistiti"])
+    parser.add_argument("--budget", type=int, default=PARANOID_NODE_BUDGET,
+                        help="positions a search may visit before it answers 'not proven'")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--each", action="store_true", help="print every position's time too")
+    parser.add_argument("--card-values", action="store_true",
+                        help="time every card's value (paranoid_card_values) instead of the position's")
     args = parser.parse_args()
-    rng = random.Random(args.seed)
     for tricks in args.tricks:
-        time_size(rng, tricks, args.positions, args.each)
-        if tricks <= 8:
-            time_card_values(rng, tricks, args.positions)
+        for game in args.games:
+            rng = random.Random(f"{args.seed}/{game}/{tricks}")
+            time_game(rng, game, tricks, args.hands, args.budget, args.each, args.card_values)
 
 
 if __name__ == "__main__":

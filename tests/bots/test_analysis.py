@@ -10,7 +10,14 @@ from typing import Any
 import pytest
 
 from whist.bots import individual
-from whist.bots.analysis import CardVerdict, GameAnalysis, analysis_json, analyze_record, card_values
+from whist.bots.analysis import (
+    CardVerdict,
+    GameAnalysis,
+    analysis_json,
+    analyze_record,
+    card_values,
+    default_max_tricks,
+)
 from whist.bots.dd import solve
 from whist.bots.dd.reference import reference_solve
 from whist.bots.individual import paranoid_value, paranoid_value_exhaustive
@@ -268,3 +275,28 @@ def test_a_depth_taking_minutes_without_the_compiled_search_is_refused(monkeypat
         analyze_record(record, bot="basic", max_tricks=9)
     assert analyze_record(record, bot="basic", max_tricks=2).hands  # a shallow one still runs
     assert analyze_record(first_hand_record("classic", 1, best_card), bot="basic", max_tricks=13).hands  # no paranoid
+
+
+needs_compiled = pytest.mark.skipif(not individual.compiled_search_available(), reason="individual_solver is not built")
+
+
+@needs_compiled
+@pytest.mark.parametrize("game", ["israeli", "whistiti"])
+def test_cards_whose_search_ran_out_are_not_proven_and_not_judged(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from whist.bots import analysis as analysis_module
+
+    monkeypatch.setattr(analysis_module, "PARANOID_NODE_BUDGET", 5)
+    analysis = analyze_record(first_hand_record(game, 1, best_card), bot="basic", max_tricks=ENDING)
+    cards = verdicts(analysis)
+    unproven = [v for v in cards if not v.proven]
+    assert unproven and analysis.not_proven == len(unproven)
+    assert all(not v.analysed and v.value is None and v.best is None and not v.is_error for v in unproven)
+    assert all(v.trick > cards[-1].trick - ENDING for v in unproven)  # only in the depth asked for
+    data = analysis_json(analysis)
+    assert data["not_proven"] == data["hands"][0]["not_proven"] == len(unproven)
+    assert sum(not c["proven"] for c in data["hands"][0]["cards"]) == len(unproven)
+
+
+@needs_compiled
+def test_the_whole_hand_is_analysed_by_default() -> None:
+    assert default_max_tricks("points") >= 13 and default_max_tricks("tricks") == 13

@@ -1,6 +1,7 @@
 """The individual-contract search (paranoid per player) against plain minimax over every
 line of play, and against max-n, on random small endings of every strain, mid-trick too; the
-compiled search against both Python searches."""
+compiled search against both Python searches, against itself with its table in other states on
+longer hands, and its budget ("not proven")."""
 
 from __future__ import annotations
 
@@ -9,20 +10,27 @@ from collections.abc import Callable
 from functools import partial
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from whist.bots import individual
 from whist.bots.individual import (
     compiled_search_available,
     maxn_values,
     paranoid_card_values,
+    paranoid_card_values_within,
     paranoid_value,
     paranoid_value_exhaustive,
     paranoid_value_python,
+    paranoid_value_within,
     play_card,
     playable,
 )
 from whist.core.cards import NO_TRUMP, SPADES, CardSet, parse_hand
 from whist.core.scoring import israeli_score, whistiti_score
+
+if compiled_search_available():
+    from whist.bots import individual_solver
 
 needs_compiled = pytest.mark.skipif(not compiled_search_available(), reason="individual_solver is not built")
 
@@ -178,3 +186,66 @@ def test_a_worked_ending() -> None:
     # last trick too: -10 again, while a contract of 2 is made (4 + 10 = 14).
     assert paranoid_value(hands, SPADES, 1, 0, one_trick) == -10
     assert paranoid_value(hands, SPADES, 1, 0, partial(israeli_score, 2, over=False)) == 14
+
+
+@needs_compiled
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32 - 1), tricks=st.integers(2, 4), game=st.sampled_from(["israeli", "whistiti"]))
+def test_compiled_search_equals_plain_minimax_with_both_games_scores(seed: int, tricks: int, game: str) -> None:
+    """Random endings, one after another with the compiled search's table kept between them (its
+    entries stand for whole classes of positions, which this mixes), against plain minimax."""
+    rng = random.Random(seed)
+    hands, leader, trick = random_ending(rng, tricks)
+    trump, player, taken = rng.randrange(5), rng.randrange(4), rng.randrange(3)
+    contract = rng.randrange(tricks + 2)
+    score = (partial(whistiti_score, contract) if game == "whistiti"
+             else partial(israeli_score, contract, over=rng.random() < 0.5))
+    expected = paranoid_value_exhaustive(hands, trump, leader, player, score, trick, taken)
+    assert paranoid_value(hands, trump, leader, player, score, trick, taken) == expected
+
+
+@needs_compiled
+def test_a_position_is_worth_its_best_card_on_longer_hands() -> None:
+    """Where plain minimax is out of reach (7 to 9 tricks): the value of a position for the seat
+    on move is the best of its cards' values, each found with the table in another state (cold,
+    and warmed by the other cards), so that a wrongly shared table entry would show."""
+    rng = random.Random(9)
+    for tricks in (7, 8, 9):
+        for _ in range(4):
+            hands, leader, trick = random_ending(rng, tricks)
+            trump, score, taken = rng.randrange(5), random_score(rng, tricks), rng.randrange(2)
+            seat = (leader + len(trick)) % 4
+            individual_solver.clear_table()
+            value = paranoid_value(hands, trump, leader, seat, score, trick, taken)
+            assert max(paranoid_card_values(hands, trump, leader, score, trick, taken).values()) == value
+            individual_solver.clear_table()
+            assert max(paranoid_card_values(hands, trump, leader, score, trick, taken).values()) == value
+
+
+@needs_compiled
+def test_a_search_over_its_budget_answers_not_proven() -> None:
+    rng = random.Random(13)
+    hands, leader, trick = random_ending(rng, 8)
+    score = partial(whistiti_score, 2)
+    individual_solver.clear_table()
+    exact = paranoid_value(hands, NO_TRUMP, leader, 0, score, trick)
+    individual_solver.clear_table()
+    assert paranoid_value_within(hands, NO_TRUMP, leader, 0, score, trick, nodes=10) is None
+    assert individual_solver.last_node_count() <= 11  # it stopped: nothing half-done was kept either
+    assert paranoid_value_within(hands, NO_TRUMP, leader, 0, score, trick, nodes=10**9) == exact
+    values = paranoid_card_values(hands, NO_TRUMP, leader, score, trick)
+    individual_solver.clear_table()
+    within = paranoid_card_values_within(hands, NO_TRUMP, leader, score, trick, nodes=10)
+    assert within.keys() == values.keys() and None in within.values()
+    assert all(v is None or v == values[card] for card, v in within.items())
+
+
+def test_without_the_compiled_search_a_budget_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(individual, "_solver", None)
+    rng = random.Random(14)
+    hands, leader, trick = random_ending(rng, 3)
+    score = partial(israeli_score, 1, over=True)
+    assert paranoid_value_within(hands, 0, leader, 1, score, trick, nodes=1) == paranoid_value_exhaustive(
+        hands, 0, leader, 1, score, trick)
+    assert paranoid_card_values_within(hands, 0, leader, score, trick, nodes=1) == card_values_by_minimax(
+        hands, 0, leader, score, trick, 0)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from whist.bots.individual import compiled_search_available
 from whist.cli.main import app
 
 FAST = ["--bot", "basic", "--max-tricks", "3"]  # the tests' budget: short endings, the quick bot
@@ -101,3 +102,15 @@ def test_a_long_analysis_shows_a_progress_bar_on_a_terminal_only() -> None:
     assert "Analysing" in drawn(True, 0.0) and "4/4" in drawn(True, 0.0)
     assert drawn(True, 60.0) == ""  # a quick analysis prints nothing
     assert drawn(False, 0.0) == ""  # nor does one piped to a file
+
+
+@pytest.mark.skipif(not compiled_search_available(), reason="individual_solver is not built")
+def test_cards_not_proven_are_said_so(runner: CliRunner, saved: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+                                      ) -> None:
+    from whist.bots import analysis
+
+    monkeypatch.setattr(analysis, "PARANOID_NODE_BUDGET", 5)  # a budget the searches soon run out of
+    result = runner.invoke(app, ["analyze", str(saved["israeli"]), *FAST], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "not proven (the search ran out of its budget" in result.output
+    assert "not proven, " in result.output  # in the hand's summary too

@@ -10,8 +10,12 @@ After the game every card is known, so each card is judged on the real deal:
   (the concept of ``whist.bots.individual``), scored by the game's own rules.
 
 A card's cost is the best legal card's value less the played card's value: an error costs
-more than zero. Search grows fast with the cards left, so only positions with at most
-``max_tricks`` tricks left are analysed; earlier cards are "not analysed".
+more than zero. Only positions with at most ``max_tricks`` tricks left are analysed; earlier
+cards are "not analysed". By default that is the whole hand, except where the paranoid search
+runs in Python (the install could not compile it), which could not answer in time. The
+compiled paranoid search has a budget of positions for each card played (for the values of
+all its legal cards): a card whose search runs out is "not proven" (not judged) rather than
+given a value the search could not show.
 
 Calls, Frisch passes and contract bids are put to a bot (``expert`` by default) with the acting
 seat's view at that moment, as it would have seen them at the table.
@@ -21,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from whist.bots import individual
 from whist.bots.dd import solve
@@ -36,18 +40,23 @@ from whist.core.views import seat_view
 Unit = Literal["tricks", "points"]
 Progress = Callable[[int, int], None]  # (actions judged, actions in all) after each one
 
-# Tricks left from which cards are analysed when the caller does not say, by search: each keeps
-# the cards of a whole game near half a minute on a 2-core machine (docs in ``default_max_tricks``).
+# Tricks left from which cards are analysed when the caller does not say, by search (docs in
+# ``default_max_tricks``): the whole hand where the search is compiled.
 DD_MAX_TRICKS = 13
-PARANOID_MAX_TRICKS = 9
+PARANOID_MAX_TRICKS = individual.COMPILED_MAX_TRICKS
 PARANOID_PYTHON_MAX_TRICKS = 5
+# Positions the compiled paranoid search may visit for the values of one card's legal cards,
+# all together, before the card is "not proven": one to two seconds on one core
+# (docs/benchmarks.md).
+PARANOID_NODE_BUDGET = 10_000_000
 
 BID_PHASES = {Phase.AUCTION: "auction", Phase.FRISCH: "frisch", Phase.CONTRACT: "contract"}
 
 
 @dataclass(frozen=True)
 class CardVerdict:
-    """One card played, judged against the other legal cards; values None when not analysed."""
+    """One card played, judged against the other legal cards; values None when not analysed:
+    earlier than the depth asked for, or not proven (a card's search ran out of its budget)."""
 
     step: int  # the action's number in the hand, from 1 (the replay viewer's step after it)
     trick: int  # from 1
@@ -56,6 +65,7 @@ class CardVerdict:
     value: int | None  # tricks for the side, or points for the player, after the card played
     best: int | None  # ... after the best legal card
     best_cards: tuple[Card, ...] = ()
+    proven: bool = True  # False: in the depth analysed, but a search ran out of its budget
 
     @property
     def analysed(self) -> bool:
@@ -103,6 +113,10 @@ class HandAnalysis:
     def bids_differing(self, seat: int) -> int:
         return sum(1 for b in self.bids if b.seat == seat and not b.agrees)
 
+    @property
+    def not_proven(self) -> int:
+        return sum(1 for v in self.cards if not v.proven)
+
 
 @dataclass(frozen=True)
 class GameAnalysis:
@@ -122,6 +136,10 @@ class GameAnalysis:
 
     def bids_differing(self, seat: int) -> int:
         return sum(h.bids_differing(seat) for h in self.hands)
+
+    @property
+    def not_proven(self) -> int:
+        return sum(h.not_proven for h in self.hands)
 
 
 def analyze_record(record: dict[str, Any], *, bot: str = "expert", max_tricks: int | None = None,
@@ -157,8 +175,9 @@ def analyze_record(record: dict[str, Any], *, bot: str = "expert", max_tricks: i
 def default_max_tricks(unit: Unit) -> int:
     """How deep to analyse by default. Measured on a 12-hand Israeli Whist game and a Classic
     Whist game of basic bots: the partnership solver takes about 2 s a hand from the first card;
-    the compiled paranoid search about 1 s a hand from 9 tricks left, 8 s from 10; the Python
-    one, if the install could not compile, about 1 s a hand from 5 tricks left, 10 s from 6."""
+    the compiled paranoid search, with its budget per card, a few seconds a hand from the first
+    card (docs/benchmarks.md); the Python one, if the install could not compile, about 1 s a
+    hand from 5 tricks left, 10 s from 6."""
     if unit == "tricks":
         return DD_MAX_TRICKS
     return PARANOID_MAX_TRICKS if individual.compiled_search_available() else PARANOID_PYTHON_MAX_TRICKS
@@ -230,19 +249,33 @@ def _card_verdict(state: HandState, card: Card, step: int, max_tricks: int) -> C
     trick = len(state.tricks) + 1
     if state.hand_size - len(state.tricks) > max_tricks:
         return CardVerdict(step, trick, state.player, card, None, None)
-    values = card_values(state)
+    found = card_values(state, PARANOID_NODE_BUDGET)
+    values = {c: v for c, v in found.items() if v is not None}
+    if len(values) < len(found):  # without every card's value neither the best nor the cost is known
+        return CardVerdict(step, trick, state.player, card, None, None, proven=False)
     best = max(values.values())
     best_cards = tuple(c for c in sorted(values) if values[c] == best)
     return CardVerdict(step, trick, state.player, card, values[card], best, best_cards)
 
 
-def card_values(state: HandState) -> dict[Card, int]:
+@overload
+def card_values(state: HandState) -> dict[Card, int]: ...
+@overload
+def card_values(state: HandState, budget: int) -> dict[Card, int | None]: ...
+
+
+def card_values(state: HandState, budget: int | None = None) -> dict[Card, int] | dict[Card, int | None]:
     """The value of each legal card for the player on move: tricks their side takes in the hand
-    (Classic Whist), or the points they can be sure of (the others)."""
+    (Classic Whist), or the points they can be sure of (the others). With ``budget``, a card
+    whose compiled paranoid search would visit more positions has the value None (not proven)."""
     if not state.game.rules.partnerships and individual.compiled_search_available():
         seat = state.player  # the compiled search tries each card itself, sharing what it learns
-        return individual.paranoid_card_values(state.hands, state.trump, state.leader, contract_score(state, seat),
-                                               state.trick, state.tricks_won[seat])
+        score = contract_score(state, seat)
+        if budget is not None:
+            return individual.paranoid_card_values_within(state.hands, state.trump, state.leader, score, state.trick,
+                                                          state.tricks_won[seat], nodes=budget)
+        return individual.paranoid_card_values(state.hands, state.trump, state.leader, score, state.trick,
+                                               state.tricks_won[seat])
     value = _side_tricks if state.game.rules.partnerships else _paranoid_points
     values: dict[Card, int] = {}
     for group in equivalent_groups(state):
@@ -325,6 +358,7 @@ def analysis_json(analysis: GameAnalysis) -> dict[str, Any]:
         "errors": [analysis.errors(s) for s in seats],
         "cost": [analysis.cost(s) for s in seats],
         "bids_differing": [analysis.bids_differing(s) for s in seats],
+        "not_proven": analysis.not_proven,
     }
 
 
@@ -335,12 +369,13 @@ def hand_json(hand: HandAnalysis, players: int) -> dict[str, Any]:
         "dealer": hand.dealer,
         "cancelled": hand.cancelled,
         "cards": [{"step": v.step, "trick": v.trick, "seat": v.seat, "card": v.card, "name": card_name(v.card),
-                   "analysed": v.analysed, "value": v.value, "best": v.best, "best_cards": list(v.best_cards),
-                   "cost": v.cost, "error": v.is_error} for v in hand.cards],
+                   "analysed": v.analysed, "proven": v.proven, "value": v.value, "best": v.best,
+                   "best_cards": list(v.best_cards), "cost": v.cost, "error": v.is_error} for v in hand.cards],
         "bids": [{"steps": list(b.steps), "seat": b.seat, "phase": b.phase,
                   "actual": [action_name(a) for a in b.actual], "suggested": [action_name(a) for a in b.suggested],
                   "agrees": b.agrees} for b in hand.bids],
         "errors": [hand.errors(s) for s in seats],
         "cost": [hand.cost(s) for s in seats],
         "bids_differing": [hand.bids_differing(s) for s in seats],
+        "not_proven": hand.not_proven,
     }

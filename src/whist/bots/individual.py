@@ -107,6 +107,31 @@ def paranoid_card_values(hands: tuple[CardSet, ...], trump: int, leader: int, sc
     return values
 
 
+def paranoid_value_within(hands: tuple[CardSet, ...], trump: int, leader: int, player: int, score: Score,
+                          trick: tuple[int, ...] = (), taken: int = 0, *, nodes: int) -> int | None:
+    """``paranoid_value``, or None ("not proven") if the compiled search would visit more than
+    ``nodes`` positions. The Python search has no budget: it always answers."""
+    if _solver is None or _tricks_left(hands) > COMPILED_MAX_TRICKS:
+        return paranoid_value_python(hands, trump, leader, player, score, trick, taken)
+    value: int | None = _solver.paranoid_value(tuple(hands), trump, leader, player, tuple(trick),
+                                               _score_table(hands, score, taken), nodes)
+    return value
+
+
+def paranoid_card_values_within(hands: tuple[CardSet, ...], trump: int, leader: int, score: Score,
+                                trick: tuple[int, ...] = (), taken: int = 0, *, nodes: int
+                                ) -> dict[int, int | None]:
+    """``paranoid_card_values`` with a budget: the compiled searches of all the cards together
+    visit at most ``nodes`` positions, and the card whose search runs out, with those searched
+    after it, have the value None ("not proven"). The Python search has no budget: it always
+    answers."""
+    if _solver is None or _tricks_left(hands) > COMPILED_MAX_TRICKS:
+        return dict(_card_values_python(hands, trump, leader, score, trick, taken))
+    values: dict[int, int | None] = _solver.paranoid_card_values(
+        tuple(hands), trump, leader, tuple(trick), _score_table(hands, score, taken), nodes)
+    return values
+
+
 def _score_table(hands: tuple[CardSet, ...], score: Score, taken: int) -> tuple[int, ...]:
     """The compiled search's form of ``score``: the final score for each count of tricks still
     to be won, the current trick included."""

@@ -1,9 +1,22 @@
-"""Types of the compiled individual-contract search (individual_solver.pyx)."""
+"""Types of the compiled individual-contract search (individual_solver.pyx).
 
+A ``budget`` of 0 means none; with a budget a search that would visit more positions answers
+None ("not proven")."""
+
+from typing import overload
+
+@overload
 def paranoid_value(hands: tuple[int, ...], strain: int, first: int, player_seat: int, trick: tuple[int, ...],
                    scores: tuple[int, ...]) -> int: ...
+@overload
+def paranoid_value(hands: tuple[int, ...], strain: int, first: int, player_seat: int, trick: tuple[int, ...],
+                   scores: tuple[int, ...], budget: int) -> int | None: ...
+@overload
 def paranoid_card_values(hands: tuple[int, ...], strain: int, first: int, trick: tuple[int, ...],
                          scores: tuple[int, ...]) -> dict[int, int]: ...
+@overload
+def paranoid_card_values(hands: tuple[int, ...], strain: int, first: int, trick: tuple[int, ...],
+                         scores: tuple[int, ...], budget: int) -> dict[int, int | None]: ...
 def can_force(hands: tuple[int, ...], strain: int, first: int, player_seat: int, trick: tuple[int, ...],
               need: int) -> bool: ...
 def last_node_count() -> int: ...

@@ -7,22 +7,27 @@ How it works:
 
 - The score is a function of the player's final trick count, passed as a table: ``scores[k]``
   is the final score if the player wins ``k`` more tricks, the current trick included.
-- The value is found by a binary search over the distinct scores: the largest ``v`` such that the
-  player can force their trick count into ``{k : scores[k] >= v}``. Each test is a two-sided
-  boolean game on a *need set*: a bit mask over the tricks still to come.
-- A transposition table, probed at the start of each trick, keyed on the leader and the hands
-  written in relative ranks (the cards left in a suit renumbered from the top, so positions that
-  differ only in which small cards are gone share one entry) and relative seats (the player is
-  seat 0). An entry keeps need sets proven won and need sets proven lost. A won set wins for every
-  superset, a lost set loses for every subset, so one entry answers later tests with other sets
-  and other trick counts so far. Entries are facts about the game alone, not about a score table,
-  so they stay valid across calls with the same number of seats and strain.
+- The value is found by tests over the distinct scores, from the top down: the largest ``v``
+  such that the player can force their trick count into ``{k : scores[k] >= v}``. Each test is
+  a two-sided boolean game on a *need set*: a bit mask over the tricks still to come.
+- Partition search, as in the double-dummy solver: every search returns, besides its answer,
+  the cards whose ranks the answer depended on (a card that won a trick by out-ranking a card of
+  its suit, with the equal lower cards of its hand it was searched for; the top cards a bound
+  counted). At a trick's start the answer is stored for the whole class of positions with the
+  same leader, the same suit lengths in every hand and the same owners of each suit's top cards
+  down to the lowest of those cards, ranks counted among the cards still out and seats relative
+  to the player. An entry keeps need sets proven won and need sets proven lost: a won set wins
+  for every superset, a lost set loses for every subset, so one entry answers later tests with
+  other sets and other trick counts so far. Entries are facts about the game alone, not about a
+  score table, so they stay valid across calls with the same number of seats and strain.
 - Bounds at each trick's start: the player's top trumps win tricks whatever anyone does, the
   others' trumps above the player's highest win tricks the player cannot; the top cards the
-  leader can cash bound what the leader's side can force.
+  leader can cash bound what the leader's side can force, up or down.
 - Move ordering by whether the player wants this trick (read from the need set); cards
   equivalent to one already tried (the same hand holds the next higher card still out or in the
   current trick) are not searched again.
+- A node budget: a search that would visit more positions stops and answers "not proven"
+  (None at the Python level) instead of running on; nothing it left half-done is stored.
 
 The module keeps its state in C globals: it is not re-entrant, which is fine under the GIL.
 """
@@ -33,32 +38,61 @@ from libc.stdlib cimport calloc
 ctypedef uint64_t Mask
 
 cdef extern from *:
+    """
+    #if defined(__GNUC__) && defined(__x86_64__) && !defined(__POPCNT__)
+    #pragma GCC target("popcnt")
+    #endif
+    """
     int popcount "__builtin_popcountll"(unsigned long long) nogil
     int lowest_bit "__builtin_ctzll"(unsigned long long) nogil
     int leading_zeros "__builtin_clzll"(unsigned long long) nogil
 
 cdef Mask SUIT = 0x1FFF
 cdef Mask DECK = (<Mask>1 << 52) - 1
+cdef long long NO_LIMIT = 1LL << 62
 cdef enum:
     MAX_SEATS = 7
     MAX_TRICKS = 17  # 52 cards dealt to 3 seats
     MAX_MOVES = 20
-    TT_BITS = 20
-    TT_SIZE = 1 << TT_BITS
+    PATTERN_BITS = 16
+    ENTRY_BITS = 21
+    MASKS = 16  # significance masks kept per pattern: entries under older ones are forgotten
     NO_TRUMP = 4
     SETS = 2  # won and lost need sets kept per table entry
+    PLANES = 3  # bits of an owner's relative seat (0 to 6)
+    NOT_PROVEN = -(1 << 30)  # best_score's answer when the node budget ran out
 
 
 cdef struct Entry:
-    Mask key[4]  # per suit, the cards left from the top, 3 bits each: the owner's relative seat + 1
+    Mask lengths[2]  # the position's pattern, as in ``Pattern``
+    Mask significant  # relative ranks (top of each suit) whose owners the answers depend on
+    Mask owner[PLANES]  # bit i of each significant rank's owner, relative to the player
     uint32_t won[SETS]  # need sets proven won (0: none), the newest first
     uint32_t lost[SETS]  # need sets proven lost (0: none)
-    uint32_t generation  # the call that last wrote it: older entries are replaced first
-    uint8_t context  # seats * 5 + strain + 1; 0 marks an empty slot
+    uint32_t generation  # of the table's life that wrote it: older ones count as empty
     uint8_t leader  # relative to the player
+    uint8_t context  # seats * 5 + strain + 1
+    uint8_t depth  # cards still out: the deeper of two entries costs more to find again
     int8_t best_lead  # the lead that proved the last result, tried first next time
     int8_t player_card  # the card that worked for the player in this trick last time
-    uint8_t depth  # tricks left: the deeper entry of a pair is the costlier to lose
+
+
+cdef struct Pattern:
+    Mask lengths[2]  # 4 bits per (relative seat, suit)
+    uint32_t generation
+    uint8_t leader
+    uint8_t context
+    uint8_t count  # significance masks in use
+    Mask masks[MASKS]  # the significant ranks of this pattern's entries, the newest first
+
+
+# A position at a trick's start as the table sees it.
+cdef struct Abstract:
+    Mask lengths[2]
+    Mask owner[PLANES]
+    Mask out[4]  # cards still out, per suit (13 bits)
+    Mask pattern_hash
+    Pattern* pattern
 
 
 # The position being searched. ``cards[j]``, ``win_card[j]`` and ``win_seat[j]`` describe the
@@ -75,12 +109,15 @@ cdef int played_count = 0
 cdef int cards[MAX_SEATS]
 cdef int win_card[MAX_SEATS]
 cdef int win_seat[MAX_SEATS]
-cdef Mask code_of[52]  # the key code of each card in a hand: its owner relative to the player, + 1
 cdef uint8_t context = 0
 
+cdef Pattern* patterns = NULL
 cdef Entry* table = NULL
-cdef uint32_t generation = 0
+cdef uint32_t generation = 1  # 0 marks the empty slots of the tables
 cdef long long nodes = 0
+cdef long long total_nodes = 0
+cdef long long node_limit = NO_LIMIT
+cdef bint aborted = False
 # The last card that refuted the player at each count of cards left, tried early by the others:
 # a refutation found in one line often works in its neighbours.
 cdef int killer[64]
@@ -92,6 +129,10 @@ cdef int worked[MAX_TRICKS + 2]
 
 cdef inline int highest(Mask mask) noexcept nogil:
     return 63 - leading_zeros(mask)
+
+
+cdef inline Mask bit(int card) noexcept nogil:
+    return (<Mask>1) << card
 
 
 cdef inline Mask span(int low, int high) noexcept nogil:
@@ -112,10 +153,9 @@ cdef inline bint beats(int card, int best) noexcept nogil:
 
 cdef inline void play(int seat, int card) noexcept nogil:
     global played_count, played, remaining
-    cdef Mask bit = (<Mask>1) << card
-    hand[seat] &= ~bit
-    remaining &= ~bit
-    played |= bit
+    hand[seat] &= ~bit(card)
+    remaining &= ~bit(card)
+    played |= bit(card)
     cards[played_count] = card
     if played_count == 0 or beats(card, win_card[played_count - 1]):
         win_card[played_count] = card
@@ -128,67 +168,136 @@ cdef inline void play(int seat, int card) noexcept nogil:
 
 cdef inline void unplay(int seat, int card) noexcept nogil:
     global played_count, played, remaining
-    cdef Mask bit = (<Mask>1) << card
     played_count -= 1
-    hand[seat] |= bit
-    remaining |= bit
-    played &= ~bit
+    hand[seat] |= bit(card)
+    remaining |= bit(card)
+    played &= ~bit(card)
 
 
 cdef inline int suit_cards(Mask cards_mask, int suit) noexcept nogil:
     return <int>((cards_mask >> (13 * suit)) & SUIT)
 
 
+cdef inline int relative_seat(int seat) noexcept nogil:
+    return (seat - player + seats) % seats
+
+
+cdef inline Mask trick_rank_card() noexcept nogil:
+    """The winning card of the full trick and the cards it stood for, if it won by out-ranking
+    a card of its own suit; else 0.
+
+    A card that won only because the others could not follow (or ruff) would win at any rank:
+    the suit lengths, part of every table key, already hold that. A card that won by rank was
+    searched for its whole sequence (the lower cards of its hand that no card still out, or in
+    this trick, separates from it), equal to it only because of those ranks.
+    """
+    cdef int winner = win_card[seats - 1]
+    cdef int suit = winner // 13
+    cdef int i, below
+    cdef Mask result = 0
+    cdef Mask separating, owner
+    for i in range(seats):
+        if cards[i] != winner and cards[i] // 13 == suit:
+            result = bit(winner)
+            break
+    if result == 0:
+        return 0
+    owner = hand[win_seat[seats - 1]]
+    separating = (remaining | played) & (SUIT << (13 * suit)) & (bit(winner) - 1)
+    while separating:
+        below = highest(separating)
+        if not (owner >> below) & 1:
+            break
+        result |= bit(below)
+        separating &= ~bit(below)
+    return result
+
+
 # --- The transposition table ---------------------------------------------------------------
 
-cdef inline void position_key(Mask* key) noexcept nogil:
-    """Each suit's cards left, from the top, as their owners: equal keys are the same game."""
-    cdef int suit, card
-    cdef Mask left, word
+cdef inline void abstract_position(Abstract* position) noexcept nogil:
+    """The position's suit lengths by relative seat, and each suit's owners by relative rank
+    (the top card still out as rank 12)."""
+    cdef int seat, suit, relative, rank, card, plane
+    cdef Mask left, h
+    cdef int code[52]
+    for plane in range(PLANES):
+        position.owner[plane] = 0
+    position.lengths[0] = position.lengths[1] = 0
+    for seat in range(seats):
+        relative = relative_seat(seat)
+        for suit in range(4):
+            position.lengths[relative // 4] |= (<Mask>popcount(suit_cards(hand[seat], suit))) << (16 * (relative % 4) + 4 * suit)
+        left = hand[seat]
+        while left:
+            card = lowest_bit(left)
+            left &= left - 1
+            code[card] = relative
     for suit in range(4):
         left = (remaining >> (13 * suit)) & SUIT
-        word = 0
+        position.out[suit] = left
+        rank = 12
         while left:
             card = highest(left)
-            left &= ~((<Mask>1) << card)
-            word = (word << 3) | code_of[13 * suit + card]
-        key[suit] = word
-
-
-cdef inline int relative_leader() noexcept nogil:
-    return (leader - player + seats) % seats
-
-
-cdef inline bint matches(Entry* entry, Mask* key) noexcept nogil:
-    return (entry.context == context and entry.leader == relative_leader() and entry.key[0] == key[0]
-            and entry.key[1] == key[1] and entry.key[2] == key[2] and entry.key[3] == key[3])
-
-
-cdef inline Entry* slot(Mask* key) noexcept nogil:
-    """The entry for ``key``: one of a pair of slots, the matching one, else the one to overwrite.
-
-    Entries of earlier calls stay usable (they are facts about the game) but are overwritten
-    first; between two current ones the shallower goes, so that the expensive results near the
-    root survive the many entries made near the leaves.
-    """
-    cdef Mask h = (key[0] * <Mask>0x9E3779B97F4A7C15ULL) ^ (key[1] * <Mask>0xC2B2AE3D27D4EB4FULL)
-    h ^= (key[2] * <Mask>0x165667B19E3779F9ULL) ^ (key[3] * <Mask>0xD6E8FEB86659FD93ULL)
-    h ^= (<Mask>(relative_leader() * 64 + context)) * <Mask>0xFF51AFD7ED558CCDULL
+            left &= ~bit(card)
+            for plane in range(PLANES):
+                if (code[13 * suit + card] >> plane) & 1:
+                    position.owner[plane] |= bit(13 * suit + rank)
+            rank -= 1
+    h = position.lengths[0] * <Mask>0x9E3779B97F4A7C15ULL
+    h ^= position.lengths[1] * <Mask>0xC2B2AE3D27D4EB4FULL
+    h ^= (<Mask>(relative_seat(leader) * 64 + context)) * <Mask>0xFF51AFD7ED558CCDULL
     h ^= h >> 29
     h *= <Mask>0xBF58476D1CE4E5B9ULL
     h ^= h >> 32
-    cdef Entry* first = &table[h & (TT_SIZE - 2)]
-    cdef Entry* second = first + 1
-    if matches(first, key):
-        return first
-    if matches(second, key):
-        return second
-    if first.generation != second.generation:
-        return first if first.generation < second.generation else second
-    return first if first.depth <= second.depth else second
+    position.pattern_hash = h
+    position.pattern = &patterns[h & ((1 << PATTERN_BITS) - 1)]
 
 
-cdef inline int probe(Entry* entry, Mask need) noexcept nogil:
+cdef inline Mask significant_ranks(Abstract* position, Mask used) noexcept nogil:
+    """The relative ranks from each suit's top down to the lowest card in ``used``."""
+    cdef int suit, count
+    cdef Mask in_suit
+    cdef Mask result = 0
+    for suit in range(4):
+        in_suit = suit_cards(used, suit) & position.out[suit]
+        if in_suit == 0:
+            continue
+        count = popcount(position.out[suit] >> lowest_bit(in_suit))
+        result |= ((((<Mask>1) << count) - 1) << (13 - count)) << (13 * suit)
+    return result
+
+
+cdef inline Mask absolute_cards(Abstract* position, Mask significant) noexcept nogil:
+    """The lowest card of each suit's significant top, as a card: the parent keeps every card
+    above it too."""
+    cdef int suit, count
+    cdef Mask out
+    cdef Mask result = 0
+    for suit in range(4):
+        count = popcount(suit_cards(significant, suit))
+        if count == 0:
+            continue
+        out = position.out[suit]
+        while count > 1:
+            out &= ~bit(highest(out))
+            count -= 1
+        result |= bit(highest(out) + 13 * suit)
+    return result
+
+
+cdef inline bint same_pattern(Mask* lengths, uint8_t entry_leader, uint8_t entry_context,
+                              Abstract* position) noexcept nogil:
+    return (lengths[0] == position.lengths[0] and lengths[1] == position.lengths[1]
+            and entry_leader == relative_seat(leader) and entry_context == context)
+
+
+cdef inline bint same_class(Entry* entry, Abstract* position) noexcept nogil:
+    return (((entry.owner[0] ^ position.owner[0]) | (entry.owner[1] ^ position.owner[1])
+             | (entry.owner[2] ^ position.owner[2])) & entry.significant) == 0
+
+
+cdef inline int settles(Entry* entry, Mask need) noexcept nogil:
     """1 if the entry proves ``need`` won, 0 if lost, -1 if it does not tell."""
     cdef int i
     for i in range(SETS):
@@ -199,28 +308,76 @@ cdef inline int probe(Entry* entry, Mask need) noexcept nogil:
     return -1
 
 
-cdef void store(Entry* entry, Mask* key, int left, Mask need, bint won, int best_card) noexcept nogil:
-    """Record ``need`` as won or lost, dropping the sets it makes redundant."""
-    cdef int i, kept
-    cdef uint32_t* sets
-    if not matches(entry, key):
-        entry.context = context
-        entry.leader = relative_leader()
-        for i in range(4):
-            entry.key[i] = key[i]
-        for i in range(SETS):
-            entry.won[i] = entry.lost[i] = 0
-        entry.best_lead = -1
-        entry.player_card = -1
-    entry.generation = generation
-    entry.depth = left
-    if best_card >= 0:
-        entry.best_lead = best_card
-    if worked[left] >= 0:
-        entry.player_card = worked[left]
-    sets = &entry.won[0] if won else &entry.lost[0]
-    # A won set makes its supersets redundant, a lost set its subsets; the rest move down one.
-    kept = 0
+cdef inline Entry* slot_pair(Abstract* position, Mask significant) noexcept nogil:
+    """The first of the two slots where the entry of ``position``'s class under ``significant``
+    may be: the owners of the significant ranks, hashed with the pattern."""
+    cdef Mask h = position.pattern_hash ^ (significant * <Mask>0x9E3779B97F4A7C15ULL)
+    h ^= (position.owner[0] & significant) * <Mask>0xC2B2AE3D27D4EB4FULL
+    h ^= (position.owner[1] & significant) * <Mask>0x165667B19E3779F9ULL
+    h ^= (position.owner[2] & significant) * <Mask>0xD6E8FEB86659FD93ULL
+    h ^= h >> 31
+    h *= <Mask>0xBF58476D1CE4E5B9ULL
+    h ^= h >> 29
+    return &table[h & ((1 << ENTRY_BITS) - 2)]
+
+
+cdef inline bint entry_is(Entry* entry, Abstract* position, Mask significant) noexcept nogil:
+    return (entry.generation == generation and entry.significant == significant
+            and same_pattern(entry.lengths, entry.leader, entry.context, position)
+            and same_class(entry, position))
+
+
+cdef inline Entry* find_entry(Abstract* position, Mask significant) noexcept nogil:
+    cdef Entry* first = slot_pair(position, significant)
+    if entry_is(first, position, significant):
+        return first
+    if entry_is(first + 1, position, significant):
+        return first + 1
+    return NULL
+
+
+cdef inline bint pattern_is(Pattern* pattern, Abstract* position) noexcept nogil:
+    return (pattern.generation == generation
+            and same_pattern(pattern.lengths, pattern.leader, pattern.context, position))
+
+
+cdef int probe(Abstract* position, Mask need, Mask* used, int* hint, int* player_card) noexcept nogil:
+    """1 or 0 when a stored result settles the test, else -1 and maybe cards to try first.
+
+    Entries under one set of significant ranks match a position when the owners of those ranks
+    are the same, so each set the pattern has seen is one look-up in the hash table."""
+    cdef Pattern* pattern = position.pattern
+    cdef Entry* entry
+    cdef int i, found
+    if not pattern_is(pattern, position):
+        return -1
+    for i in range(pattern.count):
+        entry = find_entry(position, pattern.masks[i])
+        if entry == NULL:
+            continue
+        found = settles(entry, need)
+        if found >= 0:
+            used[0] = absolute_cards(position, entry.significant)
+            return found
+        if hint[0] < 0 and entry.best_lead >= 0 and (hand[leader] >> entry.best_lead) & 1:
+            hint[0] = entry.best_lead
+        if player_card[0] < 0 and entry.player_card >= 0 and (hand[player] >> entry.player_card) & 1:
+            player_card[0] = entry.player_card
+    return -1
+
+
+cdef void clear() noexcept nogil:
+    global generation
+    generation += 1
+    if generation == 0:
+        generation = 1
+
+
+cdef void add_set(uint32_t* sets, Mask need, bint won) noexcept nogil:
+    """Record ``need`` as won or lost, dropping the sets it makes redundant: a won set makes its
+    supersets redundant, a lost set its subsets; the rest move down one."""
+    cdef int i
+    cdef int kept = 0
     for i in range(SETS):
         if sets[i] == 0:
             continue
@@ -239,67 +396,153 @@ cdef void store(Entry* entry, Mask* key, int left, Mask need, bint won, int best
         sets[i] = 0
 
 
+cdef void note_mask(Abstract* position, Mask significant) noexcept nogil:
+    """Put ``significant`` first in the pattern's list of masks (the oldest drops out)."""
+    cdef Pattern* pattern = position.pattern
+    cdef int i
+    if not pattern_is(pattern, position):
+        pattern.generation = generation
+        pattern.lengths[0] = position.lengths[0]
+        pattern.lengths[1] = position.lengths[1]
+        pattern.leader = relative_seat(leader)
+        pattern.context = context
+        pattern.count = 0
+    for i in range(pattern.count):
+        if pattern.masks[i] == significant:
+            break
+    else:
+        if pattern.count < MASKS:
+            pattern.count += 1
+        i = pattern.count - 1
+    while i > 0:
+        pattern.masks[i] = pattern.masks[i - 1]
+        i -= 1
+    pattern.masks[0] = significant
+
+
+cdef void store(Abstract* position, Mask used, Mask need, bint won, int best_card, int player_card) noexcept nogil:
+    """Record ``need`` as won or lost for the class of ``position`` cut by the ranks in ``used``.
+
+    The entry goes to one of two slots of the hash table: its own, else an empty or stale one,
+    else the shallower one's (the deeper results, near the root, cost the most to find again).
+    """
+    cdef Mask significant = significant_ranks(position, used)
+    cdef Entry* entry = find_entry(position, significant)
+    cdef Entry* other
+    cdef int i
+    note_mask(position, significant)
+    if entry == NULL:
+        entry = slot_pair(position, significant)
+        other = entry + 1
+        if entry.generation == generation and (other.generation != generation or other.depth <= entry.depth):
+            entry = other
+        entry.generation = generation
+        entry.lengths[0] = position.lengths[0]
+        entry.lengths[1] = position.lengths[1]
+        entry.leader = relative_seat(leader)
+        entry.context = context
+        entry.depth = popcount(remaining)
+        entry.significant = significant
+        for i in range(PLANES):
+            entry.owner[i] = position.owner[i] & significant
+        for i in range(SETS):
+            entry.won[i] = entry.lost[i] = 0
+        entry.best_lead = -1
+        entry.player_card = -1
+    if best_card >= 0:
+        entry.best_lead = best_card
+    if player_card >= 0:
+        entry.player_card = player_card
+    add_set(&entry.won[0] if won else &entry.lost[0], need, won)
+
+
 # --- Bounds ----------------------------------------------------------------------------------
 
-cdef void forced_range(int left, int* low, int* high) noexcept nogil:
+cdef void forced_range(int left, int* low, int* high, Mask* used) noexcept nogil:
     """Tricks the player wins whatever anyone does: at least ``low``, at most ``high``.
 
     A trump above every other trump still out wins the trick it falls in, and one hand's cards
     fall in different tricks: the player's top trumps are sure tricks, and each other hand's
-    trumps above the player's highest trump are tricks the player cannot win.
+    trumps above the player's highest trump are tricks the player cannot win. ``used`` gets the
+    cards whose ranks the bounds relied on.
     """
-    cdef Mask mine, theirs, above
-    cdef int seat, most = 0
+    cdef Mask mine, theirs, above, counted
+    cdef int seat, most, count
     low[0] = 0
     high[0] = left
+    used[0] = 0
     if trump == NO_TRUMP:
         return
     mine = suit_cards(hand[player], trump)
     theirs = suit_cards(remaining & ~hand[player], trump)
     if mine:
-        low[0] = popcount(mine >> (highest(theirs) + 1)) if theirs else popcount(mine)
+        if theirs:
+            counted = mine & ~(((<Mask>2) << highest(theirs)) - 1)
+            used[0] |= counted << (13 * trump)
+        else:
+            counted = mine
+        low[0] = popcount(counted)
     if theirs:
-        above = ~(((<Mask>2) << highest(mine)) - 1) if mine else SUIT
+        above = ~(((<Mask>2) << highest(mine)) - 1) & SUIT if mine else SUIT
+        most = 0
+        counted = 0
         for seat in range(seats):
             if seat != player:
-                most = max(most, popcount(suit_cards(hand[seat], trump) & above))
+                count = popcount(suit_cards(hand[seat], trump) & above)
+                if count > most:
+                    most = count
+                    counted = suit_cards(hand[seat], trump) & above
+        if mine:
+            used[0] |= counted << (13 * trump)
         high[0] = left - most
 
 
-cdef int quick_tricks(int seat) noexcept nogil:
+cdef int quick_tricks(int seat, Mask* used) noexcept nogil:
     """Tricks ``seat``, on lead, can cash at once from the top, keeping the lead throughout.
 
     With no trump (or no trumps left with the others) every card above all the others' cards in
     its suit wins. Otherwise only the trump suit and one side suit count, the side suit capped by
     the length of each other hand that could ruff: a hand keeps its side-suit length while
-    following to trumps, and one that discards has no trump left to ruff with.
+    following to trumps, and one that discards has no trump left to ruff with. ``used`` gets the
+    cards whose ranks the count relied on.
     """
     cdef Mask others = remaining & ~hand[seat]
     cdef bint ruff_danger = trump != NO_TRUMP and suit_cards(others, trump) != 0
     cdef int total = 0
     cdef int best_side = 0
     cdef int suit, count, cap, other
-    cdef Mask mine, rest
+    cdef Mask mine, rest, top
+    cdef Mask side_used = 0
+    used[0] = 0
     for suit in range(4):
         mine = suit_cards(hand[seat], suit)
         if mine == 0:
             continue
         rest = suit_cards(others, suit)
-        count = popcount(mine >> (highest(rest) + 1)) if rest else popcount(mine)
+        if rest:
+            top = mine & ~(((<Mask>2) << highest(rest)) - 1)
+        else:
+            top = 0
+        count = popcount(top) if rest else popcount(mine)
         if count == 0:
             continue
         if not ruff_danger or suit == trump:
             total += count
+            used[0] |= top << (13 * suit)
             continue
         cap = count
         for other in range(seats):
             if other != seat and suit_cards(hand[other], trump):
                 cap = min(cap, popcount(suit_cards(hand[other], suit)))
-        best_side = max(best_side, cap)
+        if cap > best_side:
+            best_side = cap
+            side_used = top << (13 * suit)
+    if best_side:
+        used[0] |= side_used
     return total + best_side
 
 
-cdef int last_trick_to_player() noexcept nogil:
+cdef int last_trick_to_player(Mask* used) noexcept nogil:
     """1 if the player wins the last trick, when every hand has one card: there is no choice."""
     cdef int position, seat, card
     cdef int best = lowest_bit(hand[leader])
@@ -310,6 +553,11 @@ cdef int last_trick_to_player() noexcept nogil:
         if beats(card, best):
             best = card
             best_seat = seat
+    used[0] = 0
+    for seat in range(seats):
+        card = lowest_bit(hand[seat])
+        if card != best and card // 13 == best // 13:
+            used[0] = bit(best)
     return 1 if best_seat == player else 0
 
 
@@ -435,21 +683,22 @@ cdef int order_moves(int seat, int* moves, bint player_wants) noexcept nogil:
 
 # --- The search ------------------------------------------------------------------------------
 
-cdef bint play_and_search(int seat, int card, Mask need) noexcept nogil:
+cdef bint play_and_search(int seat, int card, Mask need, Mask* used) noexcept nogil:
     """Whether the player forces a count in ``need`` after ``seat`` plays ``card``; ``need``
-    counts the player's tricks from the current trick on."""
+    counts the player's tricks from the current trick on. ``used`` as for ``search``."""
     global leader, played_count, played
     cdef int saved_leader, winner
     cdef int saved_cards[MAX_SEATS]
     cdef int saved_win_card[MAX_SEATS]
     cdef int saved_win_seat[MAX_SEATS]
-    cdef Mask saved_played
+    cdef Mask saved_played, rank_cards
     cdef bint result
     play(seat, card)
     if played_count < seats:
-        result = search(need)
+        result = search(need, used)
     else:
         winner = win_seat[seats - 1]
+        rank_cards = trick_rank_card()
         saved_leader = leader
         saved_played = played
         saved_cards[:] = cards
@@ -458,7 +707,8 @@ cdef bint play_and_search(int seat, int card, Mask need) noexcept nogil:
         leader = winner
         played_count = 0
         played = 0
-        result = search(need >> 1 if winner == player else need)
+        result = search(need >> 1 if winner == player else need, used)
+        used[0] |= rank_cards
         leader = saved_leader
         played_count = seats
         played = saved_played
@@ -480,53 +730,68 @@ cdef inline void promote(int* moves, int count, int card) noexcept nogil:
             return
 
 
-cdef bint search(Mask need) noexcept nogil:
+cdef bint search(Mask need, Mask* used) noexcept nogil:
     """Whether the player can force their count of tricks from here (the current trick included)
-    into ``need``, against all the other seats."""
-    global nodes
+    into ``need``, against all the other seats. ``used`` gets the cards whose ranks the answer
+    depends on. When the node budget runs out it sets ``aborted`` and answers anything."""
+    global nodes, aborted
     cdef int left, low, high, seat, count, i, quick, found, ply
     cdef int hint = -1
+    cdef int player_card = -1
     cdef int best_card = -1
     cdef Mask full = 0
     cdef Mask reach = 0
-    cdef Mask key[4]
-    cdef Entry* entry = NULL
+    cdef Mask bound_used = 0
+    cdef Mask quick_used, child_used
+    cdef Mask all_used = 0
+    cdef Mask sure
+    cdef Abstract position
+    cdef bint at_start = played_count == 0
     cdef int moves[MAX_MOVES]
     cdef bint result
     nodes += 1
-    if played_count == 0:
+    if nodes > node_limit:
+        aborted = True
+        used[0] = 0
+        return False
+    if at_start:
         left = popcount(hand[leader])
         full = span(0, left)
         need &= full
+        used[0] = 0
         if need == 0:
             return False
         if need == full:
             return True
         if left == 1:
-            return (need >> last_trick_to_player()) & 1
-        forced_range(left, &low, &high)
+            return (need >> last_trick_to_player(used)) & 1
+        forced_range(left, &low, &high, &bound_used)
         reach = span(low, high)
-        if (need & reach) == 0:
-            return False
-        if (need & reach) == reach:
-            return True
-        position_key(key)
-        entry = slot(key)
-        if matches(entry, key):
-            found = probe(entry, need)
-            if found >= 0:
-                return found
-            hint = entry.best_lead
-            player_hint[left] = entry.player_card
-        else:
-            player_hint[left] = -1
-        worked[left] = -1
-        quick = quick_tricks(leader)
+        if (need & reach) == 0 or (need & reach) == reach:
+            used[0] = bound_used
+            return (need & reach) != 0
+        quick = quick_tricks(leader, &quick_used)
         if leader == player:
-            if (need & span(max(low, quick), high)) == span(max(low, quick), high):
+            sure = span(max(low, quick), high)
+            if (need & sure) == sure:
+                used[0] = bound_used | quick_used
                 return True
-        elif (need & span(low, min(high, left - quick))) == 0:
-            return False
+        else:
+            sure = span(low, min(high, left - quick))
+            if (need & sure) == 0:
+                used[0] = bound_used | quick_used
+                return False
+        if left > 2:
+            abstract_position(&position)
+            found = probe(&position, need & reach, used, &hint, &player_card)
+            if found >= 0:
+                used[0] |= bound_used
+                return found
+            player_hint[left] = player_card
+            worked[left] = -1
+        else:
+            at_start = False  # two tricks: searching them is cheaper than the table
+            player_hint[left] = -1
     else:
         left = popcount(hand[leader]) + 1
     seat = (leader + played_count) % seats
@@ -541,19 +806,28 @@ cdef bint search(Mask need) noexcept nogil:
     # The player needs one card that works; the others need one card that defeats the player.
     result = seat != player
     for i in range(count):
-        if play_and_search(seat, moves[i], need) != result:
+        if play_and_search(seat, moves[i], need, &child_used) != result:
+            if aborted:
+                return False
             result = not result
             best_card = moves[i]
+            all_used = child_used
             if seat != player:
                 killer[ply] = best_card
             else:
                 worked[left] = best_card
             break
-    if entry != NULL:
+        if aborted:
+            return False
+        all_used |= child_used
+    used[0] = all_used
+    if at_start:
+        # The bounds' range narrows what was shown: a count outside ``reach`` cannot happen.
+        used[0] |= bound_used
         if result:
-            store(entry, key, left, need & reach, True, best_card)
+            store(&position, used[0], need & reach, True, best_card, worked[left])
         else:
-            store(entry, key, left, need | (full & ~reach), False, best_card)
+            store(&position, used[0], need | (full & ~reach), False, best_card, worked[left])
     return result
 
 
@@ -585,22 +859,32 @@ cdef int distinct_sorted(int* scores, int left, int* values) noexcept nogil:
     return count
 
 
+cdef inline bint test(int seat, int card, Mask need) noexcept nogil:
+    """``search(need)`` from here, or after ``seat`` plays ``card`` if ``card >= 0``."""
+    cdef Mask used
+    return play_and_search(seat, card, need, &used) if card >= 0 else search(need, &used)
+
+
 cdef int best_score(int* scores, int left, int seat, int card) noexcept nogil:
     """The score the player can guarantee from here, or after ``seat`` plays ``card`` if
-    ``card >= 0``: the highest score whose need set the player can force.
+    ``card >= 0``: the highest score whose need set the player can force; NOT_PROVEN if the
+    node budget ran out first.
 
     The scores are tried from the top down rather than by halving: the high scores have narrow
     need sets, which the others refute quickly, and the first set won is then the narrowest,
-    whose proof is the smallest (a proof for a wide set lets the player wander).
+    whose proof is the smallest (a proof for a wide set lets the player wander). (Finding first
+    the most tricks the player can force and the fewest they can keep to, one-sided tests that
+    would rule out the sets outside that range, was tried: keeping the count down proved the
+    costliest test of all, and the whole took longer.)
     """
     cdef int values[MAX_TRICKS + 2]
     cdef int count = distinct_sorted(scores, left, values)
     cdef int i
-    cdef Mask need
     for i in range(count - 1, 0, -1):
-        need = <Mask>need_for(scores, left, values[i])
-        if play_and_search(seat, card, need) if card >= 0 else search(need):
+        if test(seat, card, <Mask>need_for(scores, left, values[i])):
             return values[i]
+        if aborted:
+            return NOT_PROVEN
     return values[0]
 
 
@@ -608,7 +892,7 @@ cdef int best_score(int* scores, int left, int seat, int card) noexcept nogil:
 
 cdef int load(tuple hands, int strain, int first, int player_seat, tuple trick) except -1:
     """Set up the globals for a position; returns the tricks left, the current one included."""
-    global seats, player, remaining, played, trump, leader, played_count, context, table, generation
+    global seats, player, remaining, played, trump, leader, played_count, context, table, patterns
     cdef int n = len(hands)
     cdef int seat, card, left, position
     cdef Mask seen = 0
@@ -625,20 +909,16 @@ cdef int load(tuple hands, int strain, int first, int player_seat, tuple trick) 
             raise ValueError("hands must be disjoint masks of the 52 cards")
         seen |= mask
         hand[seat] = mask
-        while mask:
-            card = lowest_bit(mask)
-            mask &= mask - 1
-            code_of[card] = (seat - player_seat + n) % n + 1
     left = popcount(hand[(first + len(trick)) % n])
     for position in range(n):
         seat = (first + position) % n
         if popcount(hand[seat]) != (left - 1 if position < len(trick) else left) or left > MAX_TRICKS:
             raise ValueError("every seat must hold as many cards, less the one played to the trick")
     if table == NULL:
-        table = <Entry*>calloc(TT_SIZE, sizeof(Entry))
-        if table == NULL:
+        table = <Entry*>calloc(1 << ENTRY_BITS, sizeof(Entry))
+        patterns = <Pattern*>calloc(1 << PATTERN_BITS, sizeof(Pattern))
+        if table == NULL or patterns == NULL:
             raise MemoryError("no memory for the transposition table")
-    generation += 1
     for card in range(64):
         killer[card] = -1
     for card in range(MAX_TRICKS + 2):
@@ -655,9 +935,9 @@ cdef int load(tuple hands, int strain, int first, int player_seat, tuple trick) 
     for card in trick:
         if not 0 <= card < 52 or (seen >> card) & 1:
             raise ValueError(f"card {card} of the trick is not a card, or is still in a hand")
-        seen |= (<Mask>1) << card
-        remaining |= (<Mask>1) << card  # play() takes it out again
-        hand[(first + played_count) % n] |= (<Mask>1) << card
+        seen |= bit(card)
+        remaining |= bit(card)  # play() takes it out again
+        hand[(first + played_count) % n] |= bit(card)
         play((first + played_count) % n, <int>card)
     return left
 
@@ -670,35 +950,55 @@ cdef int load_scores(tuple scores, int left, int* table_out) except -1:
     return 0
 
 
-def paranoid_value(tuple hands, int strain, int first, int player_seat, tuple trick, tuple scores) -> int:
+cdef void start_count(long long budget) noexcept:
+    """Count the nodes of the next search afresh, stopping it after ``budget`` (0: no limit);
+    the nodes of the search before go to ``total_nodes``."""
+    global nodes, total_nodes, node_limit, aborted
+    total_nodes += nodes
+    nodes = 0
+    node_limit = budget if budget > 0 else NO_LIMIT
+    aborted = False
+
+
+def paranoid_value(tuple hands, int strain, int first, int player_seat, tuple trick, tuple scores,
+                   long long budget=0):
     """The score ``player_seat`` can guarantee; ``scores[k]`` is their final score if they win
-    ``k`` more tricks, the current one included (``len(scores)`` is the tricks left + 1)."""
-    global nodes
+    ``k`` more tricks, the current one included (``len(scores)`` is the tricks left + 1).
+    None if ``budget`` > 0 and the search would visit more positions than that."""
+    global total_nodes, nodes
     cdef int table_scores[MAX_TRICKS + 2]
     cdef int left = load(hands, strain, first, player_seat, trick)
+    cdef int value
     load_scores(scores, left, table_scores)
-    nodes = 0
+    total_nodes = nodes = 0
+    start_count(budget)
     if left == 0:
         return table_scores[0]
-    return best_score(table_scores, left, 0, -1)
+    value = best_score(table_scores, left, 0, -1)
+    return None if value == NOT_PROVEN else value
 
 
-def paranoid_card_values(tuple hands, int strain, int first, tuple trick, tuple scores) -> dict:
+def paranoid_card_values(tuple hands, int strain, int first, tuple trick, tuple scores,
+                         long long budget=0) -> dict:
     """The score the player on move can guarantee after each of their legal cards (equivalent
-    cards are searched once); ``scores`` as for ``paranoid_value``."""
-    global nodes
+    cards are searched once); ``scores`` as for ``paranoid_value``. With ``budget`` > 0 the
+    searches of all the cards together visit at most that many positions: the card whose search
+    runs out, and those after it, have the value None (not proven)."""
+    global total_nodes, nodes
     cdef int table_scores[MAX_TRICKS + 2]
     cdef int seat = (first + len(trick)) % len(hands)
     cdef int left = load(hands, strain, first, seat, trick)
     cdef int moves[MAX_MOVES]
-    cdef int count, i, card
+    cdef int count, i, card, value
     cdef Mask legal, out, above
     load_scores(scores, left, table_scores)
-    nodes = 0
+    total_nodes = nodes = 0
     values = {}
     count = order_moves(seat, moves, True)
+    start_count(budget)
     for i in range(count):
-        values[moves[i]] = best_score(table_scores, left, seat, moves[i])
+        value = NOT_PROVEN if aborted else best_score(table_scores, left, seat, moves[i])
+        values[moves[i]] = None if value == NOT_PROVEN else value
     # A card left out as equivalent takes the value of the next higher card still out, which is ours.
     legal = hand[seat]
     if played_count and hand[seat] & (SUIT << (13 * (cards[0] // 13))):
@@ -706,7 +1006,7 @@ def paranoid_card_values(tuple hands, int strain, int first, tuple trick, tuple 
     out = remaining | played
     while legal:
         card = highest(legal)
-        legal &= ~((<Mask>1) << card)
+        legal &= ~bit(card)
         if card not in values:
             above = out & (SUIT << (13 * (card // 13))) & ~(((<Mask>2) << card) - 1)
             values[card] = values[lowest_bit(above)]
@@ -715,24 +1015,21 @@ def paranoid_card_values(tuple hands, int strain, int first, tuple trick, tuple 
 
 def last_node_count() -> int:
     """Positions visited by the last call (for benchmarks)."""
-    return nodes
+    return total_nodes + nodes
 
 
 def clear_table() -> None:
     """Forget every result kept between calls (for benchmarks that time cold searches)."""
-    global generation
-    cdef int i
-    if table != NULL:
-        for i in range(TT_SIZE):
-            table[i].context = 0
-            table[i].generation = 0
-    generation = 0
+    clear()
 
 
 def can_force(tuple hands, int strain, int first, int player_seat, tuple trick, int need) -> bool:
     """Whether ``player_seat`` can force their count of further tricks (the current one included)
     into the set ``need``, a bit mask: bit ``k`` set when ``k`` more tricks will do."""
-    global nodes
+    global total_nodes, nodes
+    cdef Mask used
     load(hands, strain, first, player_seat, trick)
-    nodes = 0
-    return search(<Mask>need)
+    total_nodes = nodes = 0
+    start_count(0)
+    return search(<Mask>need, &used)
+

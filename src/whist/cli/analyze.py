@@ -85,9 +85,12 @@ def heading(path: Path, analysis: GameAnalysis) -> str:
                else "points the player can be sure of, the others playing against them")
     hands = len(analysis.hands)
     text = f"{path}: {analysis.title}, {count_text(hands, 'hand')}. Cards are judged by {measure}"
-    if any(not v.analysed for h in analysis.hands for v in h.cards):
+    if any(not v.analysed and v.proven for h in analysis.hands for v in h.cards):
         depth = analysis.max_tricks
         text += f", with at most {count_text(depth, 'trick')} left (earlier cards are not analysed)"
+    if analysis.not_proven:
+        text += (f"; {count_text(analysis.not_proven, 'card')} not proven (the search ran out of its budget"
+                 " before it knew every legal card's value): those are not judged")
     if any(h.bids for h in analysis.hands):  # Classic Whist has no bidding
         text += f"; calls and bids beside the {analysis.bot} bot's"
     return text + "."
@@ -117,7 +120,10 @@ def hand_report(hand: HandAnalysis, analysis: GameAnalysis) -> Group:
             table.add_row(b.phase, Text(names[b.seat]), bid_text(b.actual), bid_text(b.suggested))
         parts.append(table)
     analysed = sum(1 for v in hand.cards if v.analysed)
-    summary = f"{analysed} of {len(hand.cards)} cards analysed, {count_text(len(errors), 'error')}"
+    summary = f"{analysed} of {len(hand.cards)} cards analysed, "
+    if hand.not_proven:
+        summary += f"{hand.not_proven} not proven, "
+    summary += count_text(len(errors), 'error')
     if hand.bids:
         summary += f"; the {analysis.bot} bot agrees with {len(hand.bids) - len(differing)} of {len(hand.bids)} bids"
     parts.append(Text(summary + ".", style="dim"))

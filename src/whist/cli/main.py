@@ -184,7 +184,7 @@ def analyze(
     hand: Annotated[int | None, typer.Option(min=1, help="Only this hand (its number in the record).")] = None,
     max_tricks: Annotated[int | None, typer.Option(
         min=0, max=17, help="Analyse the cards played with at most N tricks left; earlier ones are not analysed "
-                            "(default: all in Classic Whist, 9 in the others, 5 without the compiled search).")
+                            "(default: the whole hand; 5 in Israeli Whist and Whistiti without the compiled search).")
     ] = None,
     bot: Annotated[str, typer.Option(help=f"The bot whose calls and bids are compared: {', '.join(BOT_LEVELS)}.")
                    ] = "expert",
