@@ -277,9 +277,10 @@ cdef inline Mask without_lowest(Mask cards, int suit) noexcept nogil:
 cdef int quick_tricks(Mask* used) noexcept nogil:
     """Tricks the leader's side can take at once: a lower bound for it.
 
-    Either the leader cashes its own winners, or it leads low to a suit that partner heads
-    (nobody can ruff it) and partner, now on lead, cashes its winners; each opponent and the
-    leader follow with their lowest card of the suit, which only weakens partner's count.
+    Either the leader cashes its own winners, or it leads low to a suit where partner's best card
+    beats the opponents' (and nobody can ruff it), and partner, now on lead, cashes its winners;
+    each opponent and the leader follow with their lowest card of the suit, which only weakens
+    partner's count. Where the opponents cannot ruff, the leader may first cash its own winners.
     """
     cdef int seat = leader
     cdef int partner = seat ^ 2
@@ -297,8 +298,11 @@ cdef int quick_tricks(Mask* used) noexcept nogil:
     for suit in range(4):
         if suit_of(hand[seat], suit) == 0 or suit_of(hand[partner], suit) == 0:
             continue
-        top = highest(suit_of(out, suit)) + 13 * suit
-        if not (hand[partner] >> top) & 1:
+        # Partner's best card must beat the opponents', and the leader needs a card below it.
+        top = highest(suit_of(hand[partner], suit)) + 13 * suit
+        if highest(suit_of(out & ~hand[seat], suit)) + 13 * suit != top:
+            continue
+        if lowest_bit(suit_of(hand[seat], suit)) + 13 * suit > top:
             continue
         safe = True
         if trump != NO_TRUMP and suit != trump:
@@ -325,6 +329,9 @@ cdef int quick_tricks(Mask* used) noexcept nogil:
                 if own_by_suit[other]:
                     discards += max(0, own_by_suit[other] - popcount(suit_of(hand[partner], other)))
                     spare -= popcount(suit_of(hand[partner], other))
+            if (own_by_suit[suit] and (own_by_suit[suit] >= popcount(suit_of(hand[seat], suit))
+                                       or own_by_suit[suit] > popcount(suit_of(hand[partner], suit)) - 1)):
+                continue  # cashing this suit first would spend the leader's low card or partner's best
             if discards <= spare and own + tricks > best:
                 best = own + tricks
                 used[0] = own_used | partner_used | bit(top)
