@@ -231,9 +231,9 @@ cdef int cash_by_suit(const Mask* hands, int seat, Mask* used, int* by_suit) noe
     """Tricks ``seat``, on lead, can cash at once from the top of its own hand.
 
     A suit counts the seat's cards above every other card of the suit (all of them when the
-    others are void). With trumps out against it, a side suit counts only as many rounds as each
-    opponent holding trumps can follow: while following, an opponent's other suits keep their
-    lengths, so the suits add up. ``used`` gets the cards whose ranks the count relied on.
+    others are void). With trumps out against it that its top trumps cannot draw first, a side
+    suit counts only as many rounds as each opponent holding trumps can follow: while following,
+    an opponent's other suits keep their lengths, so the suits add up. ``used`` gets the cards whose ranks the count relied on.
     """
     cdef Mask opponents = hands[seat ^ 1] | hands[seat ^ 3]
     cdef Mask others = opponents | hands[seat ^ 2]
@@ -242,6 +242,12 @@ cdef int cash_by_suit(const Mask* hands, int seat, Mask* used, int* by_suit) noe
     cdef int suit, count, opponent
     cdef Mask mine, rest, top
     used[0] = 0
+    if ruff_danger:
+        mine = suit_of(hands[seat], trump)
+        rest = suit_of(others, trump)
+        if mine and popcount(mine >> (highest(rest) + 1)) >= max(popcount(suit_of(hands[seat ^ 1], trump)),
+                                                                popcount(suit_of(hands[seat ^ 3], trump))):
+            ruff_danger = False  # the top trumps, cashed first, draw the opponents' trumps
     for suit in range(4):
         if by_suit != NULL:
             by_suit[suit] = 0
