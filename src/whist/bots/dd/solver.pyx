@@ -59,7 +59,7 @@ cdef extern from *:
 cdef Mask SUIT = 0x1FFF
 cdef enum:
     NO_TRUMP = 4
-    BUCKET_BITS = 17
+    BUCKET_BITS = 19
     BUCKETS = 1 << BUCKET_BITS
     BLOCK_ENTRIES = 15  # entries in one block of memory: a probe walks whole blocks
     BLOCKS = 1 << 17
