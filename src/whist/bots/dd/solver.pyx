@@ -617,14 +617,14 @@ cdef inline bint safe_winner(int seat, int card) noexcept nogil:
     return True
 
 
-cdef inline int follow_score(int seat, int card, Mask out) noexcept nogil:
+cdef inline int follow_score(int seat, int card, Mask out, bint partner_safe) noexcept nogil:
+    """``partner_safe``: partner's card wins the trick whatever the others still to play do."""
     cdef int suit = card // 13
     cdef int rank = card - 13 * suit
     cdef int lead_suit = cards[0] // 13
     cdef int best = win_card[played_count - 1]
-    cdef bint partner_wins = ((win_seat[played_count - 1] - seat) & 3) == 2
     cdef Mask in_suit
-    if partner_wins and safe_winner(win_seat[played_count - 1], best):
+    if partner_safe:
         if suit != lead_suit:
             return -rank - (40 if suit == trump else 0) + 4 * popcount(suit_of(hand[seat], suit))
         return -rank
@@ -652,9 +652,12 @@ cdef int order_moves(int seat, int* moves, int hint) noexcept nogil:
     cdef int scores[13]
     cdef int count = 0
     cdef int card, suit, score, i
+    cdef bint partner_safe = False
     for i in range(played_count):
         separating |= bit(cards[i])
     if played_count:
+        partner_safe = (((win_seat[played_count - 1] - seat) & 3) == 2
+                        and safe_winner(win_seat[played_count - 1], win_card[played_count - 1]))
         follow = full & (SUIT << (13 * (cards[0] // 13)))
         if follow:
             legal = follow
@@ -670,7 +673,7 @@ cdef int order_moves(int seat, int* moves, int hint) noexcept nogil:
         elif played_count == 0:
             score = lead_score(seat, card, out)
         else:
-            score = follow_score(seat, card, out)
+            score = follow_score(seat, card, out, partner_safe)
         i = count
         while i > 0 and scores[i - 1] < score:
             scores[i] = scores[i - 1]
