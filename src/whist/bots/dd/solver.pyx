@@ -223,55 +223,65 @@ cdef inline int longest_other(const Mask* hands, int seat, int suit) noexcept no
                max(popcount(suit_of(hands[seat ^ 2], suit)), popcount(suit_of(hands[seat ^ 3], suit))))
 
 
-cdef int cash_tricks(const Mask* hands, int seat, Mask* used) noexcept nogil:
-    return cash_by_suit(hands, seat, used, NULL)
+cdef int cash_tricks(const Mask* hands, int seat, Mask* used, int needed) noexcept nogil:
+    return cash_by_suit(hands, seat, used, NULL, needed)
 
 
-cdef int cash_by_suit(const Mask* hands, int seat, Mask* used, int* by_suit) noexcept nogil:
+cdef int cash_by_suit(const Mask* hands, int seat, Mask* used, int* by_suit, int needed) noexcept nogil:
     """Tricks ``seat``, on lead, can cash at once from the top of its own hand.
 
     A suit counts the seat's cards above every other card of the suit (all of them when the
     others are void). With trumps out against it that its top trumps cannot draw first, a side
     suit counts only as many rounds as each opponent holding trumps can follow: while following,
-    an opponent's other suits keep their lengths, so the suits add up. ``used`` gets the cards whose ranks the count relied on.
+    an opponent's other suits keep their lengths, so the suits add up. ``used`` gets the cards
+    whose ranks the count relied on. The count stops once it reaches ``needed``, suits that rely
+    on no rank (the others are void) counted first, so that ``used`` holds only what the answer
+    needs: the fewer ranks an answer depends on, the more positions its table entry covers.
     """
     cdef Mask opponents = hands[seat ^ 1] | hands[seat ^ 3]
     cdef Mask others = opponents | hands[seat ^ 2]
     cdef bint ruff_danger = trump != NO_TRUMP and suit_of(opponents, trump) != 0
     cdef int total = 0
-    cdef int suit, count, opponent
+    cdef int suit, count, opponent, round_
     cdef Mask mine, rest, top
     used[0] = 0
+    if by_suit != NULL:
+        for suit in range(4):
+            by_suit[suit] = 0
     if ruff_danger:
         mine = suit_of(hands[seat], trump)
         rest = suit_of(others, trump)
         if mine and popcount(mine >> (highest(rest) + 1)) >= max(popcount(suit_of(hands[seat ^ 1], trump)),
                                                                 popcount(suit_of(hands[seat ^ 3], trump))):
             ruff_danger = False  # the top trumps, cashed first, draw the opponents' trumps
-    for suit in range(4):
-        if by_suit != NULL:
-            by_suit[suit] = 0
-        mine = suit_of(hands[seat], suit)
-        if mine == 0:
-            continue
-        rest = suit_of(others, suit)
-        if rest == 0:
-            count = popcount(mine)
-        else:
-            top = mine >> (highest(rest) + 1)
-            count = popcount(top)
-            if count == 0:
+            used[0] = ((mine >> (highest(rest) + 1)) << (highest(rest) + 1)) << (13 * trump)
+    for round_ in range(2):  # first the suits the others are void in, then the rest
+        for suit in range(4):
+            if total >= needed:
+                return total
+            mine = suit_of(hands[seat], suit)
+            if mine == 0:
                 continue
-            used[0] |= (top << (highest(rest) + 1)) << (13 * suit)
-            if count >= longest_other(hands, seat, suit):
-                count = popcount(mine)  # the others are void after the top cards: the rest win too
-        if ruff_danger and suit != trump:
-            for opponent in range(1, 4, 2):
-                if suit_of(hands[seat ^ opponent], trump):
-                    count = min(count, popcount(suit_of(hands[seat ^ opponent], suit)))
-        total += count
-        if by_suit != NULL:
-            by_suit[suit] = count
+            rest = suit_of(others, suit)
+            if (rest == 0) != (round_ == 0):
+                continue
+            if rest == 0:
+                count = popcount(mine)
+            else:
+                top = mine >> (highest(rest) + 1)
+                count = popcount(top)
+                if count == 0:
+                    continue
+                if count >= longest_other(hands, seat, suit):
+                    count = popcount(mine)  # the others are void after the top cards: the rest win too
+                used[0] |= (top << (highest(rest) + 1)) << (13 * suit)
+            if ruff_danger and suit != trump:
+                for opponent in range(1, 4, 2):
+                    if suit_of(hands[seat ^ opponent], trump):
+                        count = min(count, popcount(suit_of(hands[seat ^ opponent], suit)))
+            total += count
+            if by_suit != NULL:
+                by_suit[suit] = count
     return total
 
 
@@ -280,7 +290,7 @@ cdef inline Mask without_lowest(Mask cards, int suit) noexcept nogil:
     return cards & ~(in_suit & (~in_suit + 1))
 
 
-cdef int quick_tricks(Mask* used) noexcept nogil:
+cdef int quick_tricks(int needed, Mask* used) noexcept nogil:
     """Tricks the leader's side can take at once: a lower bound for it.
 
     Either the leader cashes its own winners, or it leads low to a suit where partner's best card
@@ -292,7 +302,7 @@ cdef int quick_tricks(Mask* used) noexcept nogil:
     cdef int partner = seat ^ 2
     cdef int own_by_suit[4]
     cdef Mask own_used
-    cdef int own = cash_by_suit(hand, seat, &own_used, own_by_suit)
+    cdef int own = cash_by_suit(hand, seat, &own_used, own_by_suit, 99)
     cdef int best = own
     cdef int suit, top, tricks, opponent, partner_cash, discards, spare, other
     cdef Mask after[4]
@@ -300,6 +310,8 @@ cdef int quick_tricks(Mask* used) noexcept nogil:
     cdef Mask partner_used
     cdef bint safe
     cdef bint no_ruffs = trump == NO_TRUMP or suit_of(hand[seat ^ 1] | hand[seat ^ 3], trump) == 0
+    if own >= needed:
+        return cash_tricks(hand, seat, used, needed)  # again, keeping only the ranks needed
     used[0] = own_used
     for suit in range(4):
         if suit_of(hand[seat], suit) == 0 or suit_of(hand[partner], suit) == 0:
@@ -321,11 +333,15 @@ cdef int quick_tricks(Mask* used) noexcept nogil:
         after[partner] = hand[partner] & ~bit(top)
         after[seat ^ 1] = without_lowest(hand[seat ^ 1], suit)
         after[seat ^ 3] = without_lowest(hand[seat ^ 3], suit)
-        partner_cash = cash_tricks(after, partner, &partner_used)
+        partner_cash = cash_tricks(after, partner, &partner_used, 99)
         tricks = 1 + partner_cash
         if tricks > best:
             best = tricks
             used[0] = partner_used | bit(top)
+            if best >= needed:
+                cash_tricks(after, partner, &partner_used, needed - 1)
+                used[0] = partner_used | bit(top)
+                return best
         if no_ruffs and own:
             # The leader cashes its winners first, then crosses: partner follows or discards
             # spare cards, keeping the crossing card and the winners counted for it.
@@ -705,7 +721,7 @@ cdef int bound_settles(int target, int left, Mask* used) noexcept nogil:
         return 0
     if left == 1:
         return 1 if last_trick(target, used) else 0
-    quick = quick_tricks(used)
+    quick = quick_tricks(target if (leader & 1) == 0 else left - target + 1, used)
     if leader & 1 == 0:
         if quick >= target:
             return 1
@@ -760,7 +776,7 @@ cdef int second_hand_settles(int target, Mask* used) noexcept nogil:
         after[1] = hand[1] & ~(SUIT << (13 * suit))
         after[2] = hand[2] & ~(SUIT << (13 * suit))
         after[3] = hand[3] & ~(SUIT << (13 * suit))
-        tricks += cash_tricks(after, other, &cash_used)
+        tricks += cash_tricks(after, other, &cash_used, need - 1)
         used[0] |= cash_used
     if tricks >= need:
         return 1 if (seat & 1) == 0 else 0
