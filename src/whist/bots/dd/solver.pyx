@@ -224,64 +224,80 @@ cdef inline int longest_other(const Mask* hands, int seat, int suit) noexcept no
 
 
 cdef int cash_tricks(const Mask* hands, int seat, Mask* used, int needed) noexcept nogil:
-    return cash_by_suit(hands, seat, used, NULL, needed)
+    """Tricks ``seat``, on lead, can cash at once from the top of its own hand (``cash_by_suit``),
+    counted until they reach ``needed``: ``used`` gets only the ranks those counts relied on."""
+    cdef int counts[4]
+    cdef Mask suit_used[5]
+    cash_by_suit(hands, seat, counts, suit_used)
+    return enough(counts, suit_used, needed, used)
 
 
-cdef int cash_by_suit(const Mask* hands, int seat, Mask* used, int* by_suit, int needed) noexcept nogil:
-    """Tricks ``seat``, on lead, can cash at once from the top of its own hand.
+cdef int enough(const int* counts, const Mask* suit_used, int needed, Mask* used) noexcept nogil:
+    """The counts of ``cash_by_suit`` added up until they reach ``needed``, the suits that rely on
+    no rank first, so that ``used`` holds only what the answer needs: the fewer ranks an answer
+    depends on, the more positions its table entry covers."""
+    cdef int total = 0
+    cdef int suit
+    used[0] = suit_used[4]
+    for suit in range(4):
+        if counts[suit] and suit_used[suit] == 0:
+            total += counts[suit]
+    for suit in range(4):
+        if total >= needed:
+            break
+        if counts[suit] and suit_used[suit] != 0:
+            total += counts[suit]
+            used[0] |= suit_used[suit]
+    return total
+
+
+cdef int cash_by_suit(const Mask* hands, int seat, int* counts, Mask* suit_used) noexcept nogil:
+    """Tricks ``seat``, on lead, can cash at once from the top of its own hand, per suit; the
+    total comes back.
 
     A suit counts the seat's cards above every other card of the suit (all of them when the
     others are void). With trumps out against it that its top trumps cannot draw first, a side
     suit counts only as many rounds as each opponent holding trumps can follow: while following,
-    an opponent's other suits keep their lengths, so the suits add up. ``used`` gets the cards
-    whose ranks the count relied on. The count stops once it reaches ``needed``, suits that rely
-    on no rank (the others are void) counted first, so that ``used`` holds only what the answer
-    needs: the fewer ranks an answer depends on, the more positions its table entry covers.
+    an opponent's other suits keep their lengths, so the suits add up. ``suit_used[suit]`` gets
+    the cards whose ranks a suit's count relied on, ``suit_used[4]`` those every count relied on.
     """
     cdef Mask opponents = hands[seat ^ 1] | hands[seat ^ 3]
     cdef Mask others = opponents | hands[seat ^ 2]
     cdef bint ruff_danger = trump != NO_TRUMP and suit_of(opponents, trump) != 0
     cdef int total = 0
-    cdef int suit, count, opponent, round_
+    cdef int suit, count, opponent
     cdef Mask mine, rest, top
-    used[0] = 0
-    if by_suit != NULL:
-        for suit in range(4):
-            by_suit[suit] = 0
+    suit_used[4] = 0
     if ruff_danger:
         mine = suit_of(hands[seat], trump)
         rest = suit_of(others, trump)
         if mine and popcount(mine >> (highest(rest) + 1)) >= max(popcount(suit_of(hands[seat ^ 1], trump)),
                                                                 popcount(suit_of(hands[seat ^ 3], trump))):
             ruff_danger = False  # the top trumps, cashed first, draw the opponents' trumps
-            used[0] = ((mine >> (highest(rest) + 1)) << (highest(rest) + 1)) << (13 * trump)
-    for round_ in range(2):  # first the suits the others are void in, then the rest
-        for suit in range(4):
-            if total >= needed:
-                return total
-            mine = suit_of(hands[seat], suit)
-            if mine == 0:
+            suit_used[4] = ((mine >> (highest(rest) + 1)) << (highest(rest) + 1)) << (13 * trump)
+    for suit in range(4):
+        counts[suit] = 0
+        suit_used[suit] = 0
+        mine = suit_of(hands[seat], suit)
+        if mine == 0:
+            continue
+        rest = suit_of(others, suit)
+        if rest == 0:
+            count = popcount(mine)
+        else:
+            top = mine >> (highest(rest) + 1)
+            count = popcount(top)
+            if count == 0:
                 continue
-            rest = suit_of(others, suit)
-            if (rest == 0) != (round_ == 0):
-                continue
-            if rest == 0:
-                count = popcount(mine)
-            else:
-                top = mine >> (highest(rest) + 1)
-                count = popcount(top)
-                if count == 0:
-                    continue
-                if count >= longest_other(hands, seat, suit):
-                    count = popcount(mine)  # the others are void after the top cards: the rest win too
-                used[0] |= (top << (highest(rest) + 1)) << (13 * suit)
-            if ruff_danger and suit != trump:
-                for opponent in range(1, 4, 2):
-                    if suit_of(hands[seat ^ opponent], trump):
-                        count = min(count, popcount(suit_of(hands[seat ^ opponent], suit)))
-            total += count
-            if by_suit != NULL:
-                by_suit[suit] = count
+            if count >= longest_other(hands, seat, suit):
+                count = popcount(mine)  # the others are void after the top cards: the rest win too
+            suit_used[suit] = (top << (highest(rest) + 1)) << (13 * suit)
+        if ruff_danger and suit != trump:
+            for opponent in range(1, 4, 2):
+                if suit_of(hands[seat ^ opponent], trump):
+                    count = min(count, popcount(suit_of(hands[seat ^ opponent], suit)))
+        counts[suit] = count
+        total += count
     return total
 
 
@@ -301,8 +317,9 @@ cdef int quick_tricks(int needed, Mask* used) noexcept nogil:
     cdef int seat = leader
     cdef int partner = seat ^ 2
     cdef int own_by_suit[4]
+    cdef Mask own_suit_used[5]
     cdef Mask own_used
-    cdef int own = cash_by_suit(hand, seat, &own_used, own_by_suit, 99)
+    cdef int own = cash_by_suit(hand, seat, own_by_suit, own_suit_used)
     cdef int best = own
     cdef int suit, top, tricks, opponent, partner_cash, discards, spare, other
     cdef Mask after[4]
@@ -311,7 +328,8 @@ cdef int quick_tricks(int needed, Mask* used) noexcept nogil:
     cdef bint safe
     cdef bint no_ruffs = trump == NO_TRUMP or suit_of(hand[seat ^ 1] | hand[seat ^ 3], trump) == 0
     if own >= needed:
-        return cash_tricks(hand, seat, used, needed)  # again, keeping only the ranks needed
+        return enough(own_by_suit, own_suit_used, needed, used)
+    enough(own_by_suit, own_suit_used, 99, &own_used)
     used[0] = own_used
     for suit in range(4):
         if suit_of(hand[seat], suit) == 0 or suit_of(hand[partner], suit) == 0:
