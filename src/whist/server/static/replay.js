@@ -366,7 +366,9 @@ whist.ready.then(() => {
     const card = found && found.cards.find((v) => v.step === step);
     const bid = found && found.bids.find((b) => b.steps.includes(step));
     if (card && !card.analysed) {
-      box.textContent = whist.t("an.not_analysed", { n: analysis.max_tricks });
+      // Not proven: in the depth analysed, but the search ran out of its budget of positions.
+      box.textContent = card.proven === false ? whist.t("an.not_proven")
+        : whist.t("an.not_analysed", { n: analysis.max_tricks });
       box.classList.add("pending");
     } else if (card && card.error) {
       box.textContent = whist.t("an.error", { cost: amount(card.cost), value: ltr(card.value), best: ltr(card.best),
@@ -400,7 +402,7 @@ whist.ready.then(() => {
       { trick: v.trick, name: name(v.seat), card: whist.cardText(v.card), cost: amount(v.cost, "−") })));
     const parts = [
       el("h2", "", whist.t("an.title", { n: game.hands[hand].number })),
-      el("p", "muted", whist.t(`an.note.${analysis.unit}`, { n: analysis.max_tricks })),
+      el("p", "muted", analysisNote(found)),
       el("ul", "an-players", seats),
       el("h3", "", whist.t("an.errors")),
       errors.length ? el("ol", "an-list", errors) : el("p", "muted", whist.t("an.no_errors")),
@@ -412,6 +414,20 @@ whist.ready.then(() => {
       parts.push(el("h3", "", whist.t("an.bids", { bot: botName() })), el("ol", "an-list", bids));
     }
     box.replaceChildren(...parts);
+  }
+
+  // What the verdicts cover: the depth only where cards were left out by it, and the cards
+  // whose search ran out of its budget.
+  function analysisNote(found) {
+    const parts = [whist.t(`an.note.${analysis.unit}`)];
+    if (found.cards.some((v) => !v.analysed && v.proven !== false)) {
+      parts.push(whist.t("an.note.depth", { n: analysis.max_tricks }));
+    }
+    if (found.not_proven) {
+      parts.push(found.not_proven === 1 ? whist.t("an.note.not_proven_one")
+        : whist.t("an.note.not_proven", { n: found.not_proven }));
+    }
+    return parts.join(" ");
   }
 
   function jumpItem(target, className, text) {
