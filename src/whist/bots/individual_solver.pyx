@@ -748,6 +748,9 @@ cdef bint search(Mask need, Mask* used) noexcept nogil:
     cdef Abstract position
     cdef bint at_start = played_count == 0
     cdef int moves[MAX_MOVES]
+    cdef int small_below[4]  # per suit: cards below this one need no search (-1: not yet known)
+    cdef int suit, lowest
+    cdef Mask in_suit
     cdef bint result
     nodes += 1
     if nodes > node_limit:
@@ -805,7 +808,11 @@ cdef bint search(Mask need, Mask* used) noexcept nogil:
         promote(moves, count, player_hint[left])
     # The player needs one card that works; the others need one card that defeats the player.
     result = seat != player
+    for i in range(4):
+        small_below[i] = -1
     for i in range(count):
+        if moves[i] < small_below[moves[i] // 13]:
+            continue  # as small as a card already searched, below every rank the answers used
         if play_and_search(seat, moves[i], need, &child_used) != result:
             if aborted:
                 return False
@@ -820,6 +827,12 @@ cdef bint search(Mask need, Mask* used) noexcept nogil:
         if aborted:
             return False
         all_used |= child_used
+        suit = moves[i] // 13
+        if small_below[suit] < 0:
+            in_suit = all_used & (SUIT << (13 * suit))
+            lowest = lowest_bit(in_suit) if in_suit else 13 * suit + 13
+            if moves[i] < lowest:
+                small_below[suit] = lowest
     used[0] = all_used
     if at_start:
         # The bounds' range narrows what was shown: a count outside ``reach`` cannot happen.
