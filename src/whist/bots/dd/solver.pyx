@@ -102,6 +102,10 @@ cdef Block* blocks = NULL
 cdef int32_t blocks_used = 0
 cdef uint32_t generation = 0
 cdef long long nodes = 0
+# The lead that last settled a test, per tricks left: tried first where the table has no lead to
+# offer (a killer move; kept for leads only, where it halves what DDS-style weights leave).
+cdef int killer_lead[14]
+killer_lead[:] = [-1] * 14
 
 # Bit extraction by table (no BMI2 assumed): the low 7 and high 6 ranks of a suit separately.
 cdef uint8_t extract_low[128 * 128]
@@ -862,6 +866,8 @@ cdef bint search(int target, Mask* used) noexcept nogil:
             return settled == 1
     seat = (leader + played_count) & 3
     maximize = (seat & 1) == 0
+    if hint < 0 and played_count == 0 and killer_lead[left] >= 0 and (hand[seat] >> killer_lead[left]) & 1:
+        hint = killer_lead[left]
     count = order_moves(seat, moves, hint)
     for i in range(4):
         small_below[i] = -1
@@ -877,6 +883,8 @@ cdef bint search(int target, Mask* used) noexcept nogil:
         unplay(seat, card)
         if value == maximize:
             # A cut-off: this card alone settles the test.
+            if played_count == 0:
+                killer_lead[popcount(hand[seat])] = card
             if at_start:
                 if value:
                     store(&position, child_used, target, left, card)
