@@ -29,9 +29,10 @@ The search follows the ideas that make Bo Haglund's DDS fast:
   are not searched (DDS does the same).
 - Move ordering in the spirit of DDS's weights (cash winners, lead towards partner's winners,
   give partner a ruff, win cheaply, play low behind a partner who wins, discard from length),
-  the lead stored with a matching table entry tried first, and cards equivalent to one
-  already tried (adjacent among the cards still out, same hand) not searched again. (A killer
-  move per depth was tried and dropped: it doubled the nodes.)
+  the lead stored with a matching table entry tried first, else the lead that last settled a
+  test with as many tricks left (a killer move, for leads only: for the other seats it
+  multiplied the nodes), and cards equivalent to one already tried (adjacent among the cards
+  still out, same hand) not searched again.
 
 Everything in the search is C: cards are ints 0..51 (suit = card // 13, 12 = ace), hands are
 64-bit masks, and the state lives in C globals, so the module is not re-entrant (fine under the
@@ -103,7 +104,7 @@ cdef int32_t blocks_used = 0
 cdef uint32_t generation = 0
 cdef long long nodes = 0
 # The lead that last settled a test, per tricks left: tried first where the table has no lead to
-# offer (a killer move; kept for leads only, where it halves what DDS-style weights leave).
+# offer (a killer move; for leads only: at the other seats it multiplied the nodes).
 cdef int killer_lead[14]
 killer_lead[:] = [-1] * 14
 
