@@ -107,6 +107,8 @@ cdef long long nodes = 0
 # offer (a killer move; for leads only: at the other seats it multiplied the nodes).
 cdef int killer_lead[14]
 killer_lead[:] = [-1] * 14
+cdef int killer_second[14]
+killer_second[:] = [-1] * 14
 
 # Bit extraction by table (no BMI2 assumed): the low 7 and high 6 ranks of a suit separately.
 cdef uint8_t extract_low[128 * 128]
@@ -688,7 +690,7 @@ cdef inline int follow_score(int seat, int card, Mask out, bint partner_safe) no
     return -rank
 
 
-cdef int order_moves(int seat, int* moves, int hint) noexcept nogil:
+cdef int order_moves(int seat, int* moves, int hint, int second) noexcept nogil:
     """Fill ``moves`` with the seat's legal cards, one per class of equivalent cards, best first."""
     cdef Mask full = hand[seat]
     cdef Mask legal = full
@@ -716,6 +718,8 @@ cdef int order_moves(int seat, int* moves, int hint) noexcept nogil:
             continue  # the next higher card still out or in this trick is ours: same value
         if card == hint:
             score = 2000
+        elif card == second:
+            score = 1500
         elif played_count == 0:
             score = lead_score(seat, card, out)
         else:
@@ -848,6 +852,7 @@ cdef bint search(int target, Mask* used) noexcept nogil:
     cdef bint maximize, value
     cdef bint at_start = played_count == 0
     cdef int hint = -1
+    cdef int second
     nodes += 1
     if at_start:
         left = popcount(hand[leader])
@@ -867,9 +872,15 @@ cdef bint search(int target, Mask* used) noexcept nogil:
             return settled == 1
     seat = (leader + played_count) & 3
     maximize = (seat & 1) == 0
-    if hint < 0 and played_count == 0 and killer_lead[left] >= 0 and (hand[seat] >> killer_lead[left]) & 1:
-        hint = killer_lead[left]
-    count = order_moves(seat, moves, hint)
+    second = -1
+    if played_count == 0:
+        if hint < 0 and killer_lead[left] >= 0 and (hand[seat] >> killer_lead[left]) & 1:
+            hint = killer_lead[left]
+        elif killer_lead[left] >= 0 and (hand[seat] >> killer_lead[left]) & 1:
+            second = killer_lead[left]
+        if second < 0 and killer_second[left] >= 0 and (hand[seat] >> killer_second[left]) & 1 and killer_second[left] != hint:
+            second = killer_second[left]
+    count = order_moves(seat, moves, hint, second)
     for i in range(4):
         small_below[i] = -1
     for i in range(count):
@@ -884,7 +895,8 @@ cdef bint search(int target, Mask* used) noexcept nogil:
         unplay(seat, card)
         if value == maximize:
             # A cut-off: this card alone settles the test.
-            if played_count == 0:
+            if played_count == 0 and killer_lead[popcount(hand[seat])] != card:
+                killer_second[popcount(hand[seat])] = killer_lead[popcount(hand[seat])]
                 killer_lead[popcount(hand[seat])] = card
             if at_start:
                 if value:
@@ -954,6 +966,8 @@ cdef void keep_table_for_same_deal() noexcept:
     last_trump = trump
     if not same:
         clear_table()
+        killer_lead[:] = [-1] * 14  # learnt on another deal: start cold, like the table
+        killer_second[:] = [-1] * 14
 
 
 cdef void ensure_table() except *:
