@@ -29,9 +29,9 @@ The search follows the ideas that make Bo Haglund's DDS fast:
   are not searched (DDS does the same).
 - Move ordering in the spirit of DDS's weights (cash winners, lead towards partner's winners,
   give partner a ruff, win cheaply, play low behind a partner who wins, discard from length),
-  the lead stored with a matching table entry tried first, else the lead that last settled a
-  test with as many tricks left (a killer move, for leads only: for the other seats it
-  multiplied the nodes), and cards equivalent to one already tried (adjacent among the cards
+  the lead that last settled a test with as many tricks left tried first (a killer move, for
+  leads only: for the other seats it multiplied the nodes), then the lead stored with a matching
+  table entry and the killer before the last, and cards equivalent to one already tried (adjacent among the cards
   still out, same hand) not searched again.
 
 Everything in the search is C: cards are ints 0..51 (suit = card // 13, 12 = ace), hands are
@@ -877,7 +877,8 @@ cdef bint search(int target, Mask* used) noexcept nogil:
         if hint < 0 and killer_lead[left] >= 0 and (hand[seat] >> killer_lead[left]) & 1:
             hint = killer_lead[left]
         elif killer_lead[left] >= 0 and (hand[seat] >> killer_lead[left]) & 1:
-            second = killer_lead[left]
+            second = hint
+            hint = killer_lead[left]
         if second < 0 and killer_second[left] >= 0 and (hand[seat] >> killer_second[left]) & 1 and killer_second[left] != hint:
             second = killer_second[left]
     count = order_moves(seat, moves, hint, second)
