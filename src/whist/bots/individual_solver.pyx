@@ -458,16 +458,43 @@ cdef void store(Abstract* position, Mask used, Mask need, bint won, int best_car
 
 # --- Bounds ----------------------------------------------------------------------------------
 
+cdef int sure_trump_tricks(Mask mine, Mask theirs, Mask* used) noexcept nogil:
+    """Tricks one hand's trumps ``mine`` (a suit's 13 bits) win whatever anyone does, against
+    the other hands' trumps ``theirs``.
+
+    The hand's trumps fall in different tricks, and each wins its trick unless a higher trump
+    falls in the same one; each other trump falls once. So the hand wins at least its trumps
+    above all of theirs, and at least its trumps less their trumps above its lowest. ``used``
+    gets the cards (in the suit's 13 bits) whose ranks the count relied on.
+    """
+    cdef int above_all, beaten
+    used[0] = 0
+    if mine == 0:
+        return 0
+    if theirs == 0:
+        return popcount(mine)
+    above_all = popcount(mine >> (highest(theirs) + 1))
+    beaten = popcount(mine) - popcount(theirs >> lowest_bit(mine))
+    if beaten > above_all:
+        used[0] = bit(lowest_bit(mine))  # every trump from the top down to this hand's lowest
+        return beaten
+    used[0] = (mine >> (highest(theirs) + 1)) << (highest(theirs) + 1)
+    return above_all
+
+
 cdef void forced_range(int left, int* low, int* high, Mask* used) noexcept nogil:
     """Tricks the player wins whatever anyone does: at least ``low``, at most ``high``.
 
     A trump above every other trump still out wins the trick it falls in, and one hand's cards
     fall in different tricks: the player's top trumps are sure tricks, and each other hand's
-    trumps above the player's highest trump are tricks the player cannot win. ``used`` gets the
-    cards whose ranks the bounds relied on.
+    trumps above the player's highest trump are tricks the player cannot win. Where it says
+    more, ``sure_trump_tricks`` counts the player's sure tricks, and the other hands' (all
+    different tricks, so they add up) bound the player's from above. ``used`` gets the cards
+    whose ranks the bounds relied on: only those of the bound that served, as every rank in it
+    narrows the table entry made from this position.
     """
-    cdef Mask mine, theirs, above, counted
-    cdef int seat, most, count
+    cdef Mask mine, theirs, above, counted, held, sure_used, sum_used
+    cdef int seat, most, count, others, sure
     low[0] = 0
     high[0] = left
     used[0] = 0
@@ -482,19 +509,33 @@ cdef void forced_range(int left, int* low, int* high, Mask* used) noexcept nogil
         else:
             counted = mine
         low[0] = popcount(counted)
+        sure = sure_trump_tricks(mine, theirs, &sure_used)
+        if sure > low[0]:
+            low[0] = sure
+            used[0] = sure_used << (13 * trump)
     if theirs:
         above = ~(((<Mask>2) << highest(mine)) - 1) & SUIT if mine else SUIT
         most = 0
         counted = 0
+        others = 0
+        sum_used = 0
         for seat in range(seats):
             if seat != player:
-                count = popcount(suit_cards(hand[seat], trump) & above)
+                held = suit_cards(hand[seat], trump)
+                count = popcount(held & above)
                 if count > most:
                     most = count
-                    counted = suit_cards(hand[seat], trump) & above
-        if mine:
-            used[0] |= counted << (13 * trump)
-        high[0] = left - most
+                    counted = held & above
+                if held:
+                    others += sure_trump_tricks(held, suit_cards(remaining & ~hand[seat], trump), &sure_used)
+                    sum_used |= sure_used
+        if others > most:
+            used[0] |= sum_used << (13 * trump)
+            high[0] = left - others
+        else:
+            if mine:
+                used[0] |= counted << (13 * trump)
+            high[0] = left - most
 
 
 cdef int quick_tricks(int seat, Mask* used) noexcept nogil:
