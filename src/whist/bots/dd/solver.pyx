@@ -336,8 +336,19 @@ cdef int quick_tricks(int needed, Mask* used) noexcept nogil:
     cdef bint no_ruffs = trump == NO_TRUMP or suit_of(hand[seat ^ 1] | hand[seat ^ 3], trump) == 0
     if own >= needed:
         return enough(own_by_suit, own_suit_used, needed, used)
+    if needed == 1 and trump != NO_TRUMP and suit_of(hand[partner], trump):
+        # A ruff by partner in a suit both opponents must follow or cannot ruff: a trick
+        # whatever the ranks.
+        for suit in range(4):
+            if (suit != trump and suit_of(hand[seat], suit) and not suit_of(hand[partner], suit)
+                    and (suit_of(hand[seat ^ 1], suit) or not suit_of(hand[seat ^ 1], trump))
+                    and (suit_of(hand[seat ^ 3], suit) or not suit_of(hand[seat ^ 3], trump))):
+                used[0] = 0
+                return 1
     enough(own_by_suit, own_suit_used, 99, &own_used)
     used[0] = own_used
+    if own + popcount(hand[partner]) < needed:
+        return own  # even crossing to partner and cashing all its cards would fall short
     for suit in range(4):
         if suit_of(hand[seat], suit) == 0 or suit_of(hand[partner], suit) == 0:
             continue
@@ -524,6 +535,7 @@ cdef int probe(Abstract* position, int target, Mask* used, int* hint) noexcept n
     cdef Entry* entry
     cdef int32_t index
     cdef int i
+    cdef int near = -1
     if not is_for(bucket, position):
         return -1
     index = bucket.first
@@ -537,7 +549,11 @@ cdef int probe(Abstract* position, int target, Mask* used, int* hint) noexcept n
                     return 1 if entry.lower >= target else 0
                 if hint[0] < 0 and entry.best_lead >= 0 and (hand[leader] >> entry.best_lead) & 1:
                     hint[0] = entry.best_lead
+            elif near < 0 and entry.best_lead >= 0 and (hand[leader] >> entry.best_lead) & 1:
+                near = entry.best_lead
         index = block.next
+    if hint[0] < 0:
+        hint[0] = near  # the lead that settled a position with the same suit lengths
     return -1
 
 
