@@ -19,7 +19,8 @@ The search follows the ideas that make Bo Haglund's DDS fast:
   starting its tests from the answer for the leader before.
 - Cheap bounds before any search at a trick's start: the tricks the leader's side can cash
   (the leader's winners, a long suit whose top cards outnumber everyone else's cards of it,
-  then a low card to partner's winner and partner's winners), the tricks each side's trumps
+  then a low card to partner's winner and partner's winners, or partner's sure ruff when one
+  trick is enough), the tricks each side's trumps
   win for sure, and the last trick scored without search. After the lead, the second hand's
   side wins the trick at once if it holds the suit's best card or a ruff that the third hand
   cannot beat: when that (and, in no trump, the winner's top cards after it) settles the
