@@ -8,6 +8,7 @@ import urllib.request
 from typing import Any
 
 import pytest
+from e2e_kit import browser_page
 from fastapi.testclient import TestClient
 from history_kit import BOTS, new_table, play_to_the_end, sign_in
 from playwright.sync_api import Browser, Route, expect
@@ -75,20 +76,11 @@ def test_cards_whose_search_ran_out_are_shown_as_not_proven(server: Any, browser
     unproven = [card for card in hand["cards"] if not card["proven"]]
     assert unproven and hand["not_proven"] == len(unproven) and found["max_tricks"] >= 13
 
-    context = browser.new_context(viewport={"width": 1000, "height": 800})
-    context.set_default_timeout(TIMEOUT_MS)
-    context.add_init_script("localStorage.setItem('whist-lang', 'en')")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.route("**/analysis?hand=*", lambda route: route.fulfill(json=found))
-    try:
+    with browser_page(browser, server) as (_context, page):
+        page.route("**/analysis?hand=*", lambda route: route.fulfill(json=found))
         page.goto(f"{server.url}/replay/{table_id}#hand=1&step={unproven[0]['step']}")
         note = page.get_by_test_id("analysis")
         count = len(unproven)
         expect(note).to_contain_text(f"{count} cards are not proven" if count > 1 else "1 card is not proven")
         expect(note).not_to_contain_text("tricks left are not analysed")
         expect(page.get_by_test_id("verdict")).to_contain_text("Not proven: the search reached its limit")
-        assert not errors, errors
-    finally:
-        context.close()
