@@ -147,7 +147,7 @@ def test_the_hand_summary_shows_each_hand_as_the_player_sees_their_own_in_hebrew
         summary = page.get_by_test_id("hand-summary")
         expect(summary).to_be_visible()
         rows = summary.locator("tr.dealt-row")
-        assert rows.count() == 4
+        expect(rows).to_have_count(4)  # waits for the rows: count() alone raced their rendering
         for seat in range(4):
             dealt = left_to_right_suits(rows.nth(seat).locator(".suit-row"))
             assert dealt == sorted(dealt, key=SUIT_SYMBOLS.index) and dealt, (seat, dealt)
