@@ -139,6 +139,10 @@ def test_the_hand_summary_shows_each_hand_as_the_player_sees_their_own_in_hebrew
         expect(table).to_have_attribute("data-you", "0")
         assert page.evaluate("document.documentElement.dir") == "rtl"
         live = left_to_right_suits(page.locator("#hand .suit-group"))
+        settle = time.monotonic() + 10  # the hand may still be laid out when first read
+        while live != sorted(live, key=SUIT_SYMBOLS.index) and time.monotonic() < settle:
+            page.wait_for_timeout(100)
+            live = left_to_right_suits(page.locator("#hand .suit-group"))
         assert live == sorted(live, key=SUIT_SYMBOLS.index) and len(live) >= 2, live
         deadline = time.monotonic() + 90
         while table.get_attribute("data-hands") == "0":
