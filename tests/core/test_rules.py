@@ -61,6 +61,8 @@ OPTION_TESTS: dict[str, list[str]] = {
     "classic.cut_for_partners": ["test_classic.py::test_seating_is_fixed_unless_cutting_for_partners"],
     "whistiti.players": ["test_whistiti.py::test_three_to_seven_players"],
     "whistiti.schedule": ["test_whistiti.py::test_schedules", "test_whistiti.py::test_a_game_follows_the_schedule"],
+    "whistiti.first_lead": ["test_whistiti_ohhell.py::test_left_of_dealer_leads_the_first_trick",
+                            "test_whistiti_ohhell.py::test_the_highest_bidder_still_leads_by_default"],
 }
 
 
@@ -79,7 +81,7 @@ def test_defaults_are_those_of_rules_md() -> None:
         "no_trump_allowed": True, "frisch_rounds": 3, "frisch_raises_minimum": True, "frisch_direction": "left",
         "high_contract_first_undertrick": False, "zero_scoring": "standard", "hands": 12, "target": None}
     assert ClassicRules().to_dict() == {"target": 5, "honours": False, "rubber": False, "cut_for_partners": False}
-    assert WhistitiRules().to_dict() == {"players": 4, "schedule": "up"}
+    assert WhistitiRules().to_dict() == {"players": 4, "schedule": "up", "first_lead": "highest_bidder"}
 
 
 # Presets -----------------------------------------------------------------------------------------
@@ -152,6 +154,12 @@ def schedule_check(sizes: tuple[int, ...]) -> Callable[[HandGame], None]:
     return check
 
 
+def check_oh_hell(game: HandGame) -> None:
+    schedule_check((12,))(game)
+    state = act(game.new_hand(0, 1), "2 3 5 0")  # seat 3 bids the most
+    assert state.leader == 1, "the player left of the dealer leads"
+
+
 PRESET_CHECKS: dict[tuple[str, str], Callable[[HandGame], None]] = {
     ("israeli", "standard"): check_israeli_standard,
     ("israeli", "achim"): check_achim,
@@ -169,6 +177,7 @@ PRESET_CHECKS: dict[tuple[str, str], Callable[[HandGame], None]] = {
     ("whistiti", "standard"): schedule_check(tuple(range(1, 14))),
     ("whistiti", "up_down"): schedule_check((*range(1, 14), *range(12, 0, -1))),
     ("whistiti", "down_up"): schedule_check((*range(13, 0, -1), *range(2, 14))),
+    ("whistiti", "oh_hell"): check_oh_hell,
 }
 
 

@@ -293,6 +293,7 @@ class ClassicRules(Rules):
 # Whistiti -------------------------------------------------------------------------------------
 
 SCHEDULES = ("up", "up_down", "down_up")
+FIRST_LEADS = ("highest_bidder", "left_of_dealer")
 
 
 @dataclass(frozen=True)
@@ -306,11 +307,17 @@ class WhistitiRules(Rules):
     players: int = option(4, "Number of players", low=3, high=7, common=True)
     schedule: str = option("up", "Cards per hand: up (1..max), up_down, down_up, or a list like 1,3,5",
                            suggestions=SCHEDULES, common=True)
+    first_lead: str = option("highest_bidder", "Who leads the first trick: highest_bidder (equal bids: the first "
+                             "in bidding order), or left_of_dealer (as OpenSpiel's oh_hell)", choices=FIRST_LEADS)
 
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "standard": {},
         "up_down": {"schedule": "up_down"},
         "down_up": {"schedule": "down_up"},
+        # OpenSpiel's oh_hell(players=4, num_tricks_fixed=12, off_bid_penalty=true, points_per_trick=5):
+        # one hand of 12 cards, the player left of the dealer leads. Its bidding, trump card and
+        # scoring are Whistiti's already (docs/rules-notes.md).
+        "oh_hell": {"schedule": "12", "first_lead": "left_of_dealer"},
     }
 
     @property

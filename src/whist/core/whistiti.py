@@ -42,9 +42,12 @@ class Whistiti(HandGame):
         return []
 
     def first_leader(self, state: HandState, contracts: list[int]) -> int:
-        """The highest bidder leads; among equal bids, the first in bidding order."""
+        """The highest bidder leads, among equal bids the first in bidding order; or, with
+        ``first_lead=left_of_dealer``, the first bidder, as in OpenSpiel's oh_hell."""
         n = self.players
         best = first = (state.dealer + 1) % n
+        if self.rules.first_lead == "left_of_dealer":
+            return first
         for i in range(1, n):
             seat = (first + i) % n
             if contracts[seat] > contracts[best]:  # strictly higher: ties stay with the earlier bidder
