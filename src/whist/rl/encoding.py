@@ -46,6 +46,9 @@ Mask = npt.NDArray[np.int8]
 MAX_FRISCH_ROUNDS = 3  # the rules allow 0..3 Frisch rounds
 MIN_PLAYERS, MAX_PLAYERS = 3, 7  # Whistiti seats 3 to 7; the other games 3 or 4
 POINTS_SCALE = 100.0  # points are divided by this: most hands score within a few hundred
+# Scaled points are kept within this: a million points, out of reach of any game the rules allow
+# (1,000 hands of at most 299 points), so the bound only keeps the observation space finite.
+POINTS_BOUND = 10_000.0
 CALL_WIDTH = 2 + STRAINS  # per seat: called this round, level / MAX_TRICKS, strain one-hot
 CONTRACT_WIDTH = MAX_TRICKS + 2  # per seat: not bid yet, then 0..MAX_TRICKS tricks
 
@@ -217,19 +220,23 @@ def _contracts(seen: Seen, out: Vector) -> None:
 
 def _contract_sum(seen: Seen, out: Vector) -> None:
     view = seen.view
-    out[0] = sum(c for c in view.contracts if c > 0) / MAX_TRICKS
+    out[0] = (sum(c for c in view.contracts if c > 0) - view.hand_size) / MAX_TRICKS
     if view.over_under is not None:
         out[1 if view.over_under == "over" else 2] = 1.0
 
 
+def _scaled_points(points: int) -> float:
+    return min(max(points / POINTS_SCALE, -POINTS_BOUND), POINTS_BOUND)
+
+
 def _hand_points(seen: Seen, out: Vector) -> None:
     for seat, points in enumerate(seen.view.scores):
-        out[seen.relative(seat)] = points / POINTS_SCALE
+        out[seen.relative(seat)] = _scaled_points(points)
 
 
 def _game_points(seen: Seen, out: Vector) -> None:
     for seat, points in enumerate(seen.totals):
-        out[seen.relative(seat)] = points / POINTS_SCALE
+        out[seen.relative(seat)] = _scaled_points(points)
 
 
 def _players(seen: Seen, out: Vector) -> None:
@@ -242,12 +249,15 @@ Size = Callable[[Rules], int]
 
 @dataclass(frozen=True)
 class Feature:
-    """One slice of the vector: its name, its length under given rules, what it means, how to fill it."""
+    """One slice of the vector: its name, its length under given rules, what it means, how to fill
+    it, and the bounds of its numbers (most are bits or fractions, within 0..1)."""
 
     name: str
     size: Size
     meaning: str
     fill: Fill
+    low: float = 0.0
+    high: float = 1.0
 
 
 def _fixed(length: int) -> Size:
@@ -310,12 +320,13 @@ FEATURES: tuple[Feature, ...] = (
             "rounds", _frisch_received),
     Feature("contracts", _seats(CONTRACT_WIDTH, _contracted), f"{CONTRACT_WIDTH} per relative seat, one-hot: "
             f"not bid yet, then 0..{MAX_TRICKS} tricks", _contracts),
-    Feature("contract_sum", _only(_contracted, 3), f"sum of the contracts / {MAX_TRICKS}; over; under "
-            "(once all are bid)", _contract_sum),
+    # The contracts add up to at most every card dealt (52), and at least 0.
+    Feature("contract_sum", _only(_contracted, 3), f"(sum of the contracts - tricks in the hand) / {MAX_TRICKS}; "
+            "over; under (once all are bid)", _contract_sum, low=-1.0, high=DECK_SIZE / MAX_TRICKS),
     Feature("hand_points", _seats(1), f"per relative seat: the hand's points once it is over / {POINTS_SCALE:g}",
-            _hand_points),
+            _hand_points, low=-POINTS_BOUND, high=POINTS_BOUND),
     Feature("game_points", _seats(1), f"per relative seat: points of the game so far / {POINTS_SCALE:g} (zeros "
-            "where the caller keeps no game)", _game_points),
+            "where the caller keeps no game)", _game_points, low=-POINTS_BOUND, high=POINTS_BOUND),
     Feature("players", _fixed(MAX_PLAYERS - MIN_PLAYERS + 1), f"one-hot: {MIN_PLAYERS}..{MAX_PLAYERS} players",
             _players),
 )
@@ -365,6 +376,8 @@ class Slice:
     offset: int
     length: int
     meaning: str
+    low: float = 0.0
+    high: float = 1.0
 
 
 @functools.lru_cache(maxsize=64)
@@ -380,7 +393,7 @@ def observation_layout(rules: Rules) -> tuple[Slice, ...]:
     for feature in FEATURES:
         length = feature.size(rules)
         if length:
-            slices.append(Slice(feature.name, offset, length, feature.meaning))
+            slices.append(Slice(feature.name, offset, length, feature.meaning, feature.low, feature.high))
             offset += length
     for f in _option_fields(rules):
         length = _option_size(f)
@@ -393,6 +406,16 @@ def observation_size(rules: Rules) -> int:
     """The length of every observation vector under ``rules``."""
     last = observation_layout(rules)[-1]
     return last.offset + last.length
+
+
+def observation_bounds(rules: Rules) -> tuple[Vector, Vector]:
+    """The lowest and highest value of each number of the vector (for a Box space)."""
+    size = observation_size(rules)
+    low, high = np.zeros(size, dtype=np.float32), np.ones(size, dtype=np.float32)
+    for piece in observation_layout(rules):
+        low[piece.offset:piece.offset + piece.length] = piece.low
+        high[piece.offset:piece.offset + piece.length] = piece.high
+    return low, high
 
 
 @functools.lru_cache(maxsize=64)
