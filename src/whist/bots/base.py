@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import ClassVar
 
 from whist.core.actions import Action
 from whist.core.views import SeatView
+
+# A bot's value of some of its legal actions, in its own units (see ``Bot.choose_with_values``).
+ActionValues = Mapping[Action, float]
 
 
 class Bot(ABC):
@@ -22,6 +26,12 @@ class Bot(ABC):
     @abstractmethod
     def choose(self, view: SeatView) -> Action:
         """The action to take in ``view``."""
+
+    def choose_with_values(self, view: SeatView) -> tuple[Action, ActionValues | None]:
+        """``choose``, and the bot's own value of each choice it weighed where it has them (the
+        expert's search averages); None for a bot that chooses without valuing (the default).
+        It uses the bot's randomness as ``choose`` does, so either gives the same action."""
+        return self.choose(view), None
 
 
 class RandomBot(Bot):

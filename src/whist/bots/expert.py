@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from whist.bots.base import Bot
+from whist.bots.base import ActionValues, Bot
 from whist.bots.basic import BasicBot
 from whist.bots.basic_bidding import Outlook, estimate_tricks, frisch_ranking
 from whist.bots.dd import solve
@@ -89,10 +89,15 @@ class ExpertBot(Bot):
         return {} if played else {view.dealer: 1 << card}
 
     def choose(self, view: SeatView) -> Action:
+        return self.choose_with_values(view)[0]
+
+    def choose_with_values(self, view: SeatView) -> tuple[Action, ActionValues | None]:
+        """The choice, and where the search ran, each candidate's mean value over the deals drawn:
+        the seat's points for the hand, or in Classic Whist's card play its side's tricks."""
         remembered = self.remembered(view)
         legal = view.legal_actions
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], None
         basic_choice = _BASIC.choose(view)
         if view.phase == Phase.PLAY:
             candidates = distinct_cards(view)
@@ -111,23 +116,24 @@ class ExpertBot(Bot):
             evaluate = _finish_value(view.seat)
             deals = self.settings.frisch_deals
         else:
-            return basic_choice
+            return basic_choice, None
         if len(candidates) == 1:
-            return candidates[0]
+            return candidates[0], None
         return self._search(view, candidates, evaluate, deals, basic_choice, remembered)
 
     def _search(self, view: SeatView, candidates: list[Action], evaluate: Callable[[HandState], float],
-                deals: int, basic_choice: Action, remembered: dict[int, int]) -> Action:
+                deals: int, basic_choice: Action, remembered: dict[int, int]) -> tuple[Action, ActionValues]:
         sampler = DealSampler(view, remembered)
         totals = dict.fromkeys(candidates, 0.0)
         for _ in range(deals):
             state = position(view, sampler.sample(self.rng))
             for action in candidates:
                 totals[action] += evaluate(state.apply(action))
+        means = {action: total / deals for action, total in totals.items()}
         best = max(totals.values())
         if totals.get(basic_choice, best - 1) >= best:
-            return basic_choice
-        return next(a for a in candidates if totals[a] >= best)
+            return basic_choice, means
+        return next(a for a in candidates if totals[a] >= best), means
 
     def _card_value(self, view: SeatView) -> Callable[[HandState], float]:
         seat = view.seat

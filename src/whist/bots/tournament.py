@@ -21,11 +21,12 @@ deals are counted apart. A bot in seat ``s`` of arrangement ``a`` on deal ``d`` 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import os
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +47,8 @@ from whist.core.views import SeatView
 MAX_ARRANGEMENTS = 720
 MAX_REDEALS = 100
 Seating = tuple[int, ...]  # the index (into the tournament's bots) of the bot in each seat
+# Runs ``play`` on each deal number, yielding the results in any order (see ``run_tournament``).
+DealMapper = Callable[[Callable[[int], "DealResult"], Sequence[int]], Iterable["DealResult"]]
 
 
 class TournamentError(WhistError):
@@ -285,13 +288,23 @@ def _row(game: HandGame, hand: HandState, deal: int, index: int, seating: Seatin
 
 
 def run_tournament(spec: TournamentSpec, workers: int | None = None,
-                   on_progress: Callable[[int, int], None] | None = None) -> TournamentResult:
+                   on_progress: Callable[[int, int], None] | None = None,
+                   map_deals: DealMapper | None = None) -> TournamentResult:
     """Play every deal in every arrangement on ``workers`` processes (default: all cores; 1 plays
-    here) and summarize. ``on_progress(done, total)`` is called after each deal."""
+    here) and summarize. ``on_progress(done, total)`` is called after each deal.
+
+    ``map_deals`` runs the deals elsewhere instead (``whist.rl.raybackend``: on Ray): given
+    ``play`` and the deal numbers, it yields ``play(deal)`` of each, in any order. Each deal is
+    seeded on its own, so where it runs does not change the results."""
     arrangements = check_spec(spec)
     workers = max(1, workers or os.cpu_count() or 1)
     results: list[DealResult] = []
-    if workers == 1:
+    if map_deals is not None:
+        for result in map_deals(functools.partial(play_deal, spec), range(spec.deals)):
+            results.append(result)
+            if on_progress is not None:
+                on_progress(len(results), spec.deals)
+    elif workers == 1:
         for deal in range(spec.deals):
             results.append(play_deal(spec, deal))
             if on_progress is not None:
