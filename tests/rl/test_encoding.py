@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from whist.rl.encoding import (
     action_mask,
     action_space_size,
     encode_observation,
+    layout_markdown,
     observation_bounds,
     observation_layout,
     observation_size,
@@ -164,3 +166,18 @@ def test_the_text_names_only_what_the_seat_sees() -> None:
     for card in range(52):
         shown = symbol_name(card) in text.split()
         assert shown == bool(hand.hands[2] >> card & 1)
+
+
+def test_the_docs_show_the_layout_of_the_code(rl_doc_section: Callable[[str], str]) -> None:
+    tables = [("Israeli", make_game("israeli").rules), ("Classic", make_game("classic").rules),
+              ("Whistiti (4 players)", make_game("whistiti").rules)]
+    section = rl_doc_section("Observation encoding")
+    shown = section.split("<!-- layout: whist.rl.encoding.layout_markdown -->\n")[1].split("\n<!-- /layout -->")[0]
+    assert shown == layout_markdown(tables)
+
+
+def test_the_docs_example_runs(rl_doc_examples: Callable[[str], list[str]], capsys: pytest.CaptureFixture[str]
+                               ) -> None:
+    (example,) = rl_doc_examples("Observation encoding")
+    exec(compile(example, "docs/rl.md", "exec"), {})
+    assert "legal calls" in capsys.readouterr().out

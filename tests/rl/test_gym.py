@@ -3,6 +3,7 @@ rewards, the bots' seats, and a short learning run that must improve on its star
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import gymnasium
@@ -196,3 +197,10 @@ def test_a_small_learner_improves_on_its_starting_policy() -> None:
     assert steps >= 5000
     starting, learnt = average_reward(env, None, 300), average_reward(env, policy, 300)
     assert learnt - starting >= 2.5, (starting, learnt)
+
+
+def test_the_docs_example_runs(rl_doc_examples: Callable[[str], list[str]], capsys: pytest.CaptureFixture[str]
+                               ) -> None:
+    (example,) = rl_doc_examples("Gymnasium")
+    exec(compile(example, "docs/rl.md", "exec"), {})
+    assert "the learner's points:" in capsys.readouterr().out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import types
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -206,3 +207,11 @@ def test_render_shows_the_table() -> None:
     text = table.render()
     assert isinstance(text, str)
     assert text.startswith("Whistiti, deal 1") and "seat 2:" in text and "turned up:" in text
+
+
+def test_the_docs_example_runs(rl_doc_examples: Callable[[str], list[str]], capsys: pytest.CaptureFixture[str]
+                               ) -> None:
+    (example,) = rl_doc_examples("PettingZoo")
+    exec(compile(example, "docs/rl.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert out.count(" scored ") == 4 and "Israeli Whist, deal 1" in out

@@ -351,7 +351,7 @@ def _option_meaning(f: dataclasses.Field[Any]) -> str:
         return "rule option, one-hot: " + ", ".join(f.metadata["choices"])
     if kind == "bool":
         return "rule option: 1 when true"
-    return f"rule option: value / {f.metadata['high']}" + (" (0 for none)" if f.default is None else "")
+    return "rule option: its value / its highest allowed value (0 where an option allows none and is none)"
 
 
 def _fill_option(rules: Rules, f: dataclasses.Field[Any], out: Vector) -> None:
@@ -527,4 +527,29 @@ def observation_text(view: SeatView, totals: Sequence[int] | None = None) -> str
         lines.append("points: " + ", ".join(f"{who(s)} {p:+d}" for s, p in enumerate(view.scores)))
     if totals is not None:
         lines.append("game: " + ", ".join(f"{who(s)} {p:+d}" for s, p in enumerate(totals)))
+    return "\n".join(lines)
+
+
+# Documentation -----------------------------------------------------------------------------------
+
+
+def layout_markdown(tables: Sequence[tuple[str, Rules]]) -> str:
+    """The layout under several rule sets as one Markdown table (``docs/rl.md`` holds its output):
+    each slice's ``offset+length`` under each rule set, ``-`` where that table has no such slice."""
+    layouts = [{s.name: s for s in observation_layout(rules)} for _, rules in tables]
+    meanings: dict[str, str] = {}
+    for feature in FEATURES:  # the features in their order, then the options as they come
+        if any(feature.name in layout for layout in layouts):
+            meanings[feature.name] = feature.meaning
+    for layout in layouts:
+        for name, piece in layout.items():
+            meanings.setdefault(name, piece.meaning)
+    names = list(meanings)
+    header = "| slice | " + " | ".join(title for title, _ in tables) + " | meaning |"
+    lines = [header, "|" + "---|" * (len(tables) + 2)]
+    for name in names:
+        cells = [f"{layout[name].offset}+{layout[name].length}" if name in layout else "-" for layout in layouts]
+        lines.append(f"| `{name}` | " + " | ".join(cells) + f" | {meanings[name]} |")
+    sizes = [str(observation_size(rules)) for _, rules in tables]
+    lines.append("| (length) | " + " | ".join(sizes) + " | |")
     return "\n".join(lines)
