@@ -119,6 +119,9 @@ def test_illegal_actions_are_refused_or_replaced() -> None:
     _, info = lenient.reset(seed=1)
     _, _, _, _, info = lenient.step(illegal)
     assert info["illegal_action_replaced"] is True
+    play(lenient, 2)
+    with pytest.raises(IllegalActionError, match="The episode is over: reset"):
+        lenient.step(0)
 
 
 def test_render_shows_the_table() -> None:

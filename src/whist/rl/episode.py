@@ -96,6 +96,8 @@ class Episode:
 
     def checked(self, action: Any, policy: str, rng: random.Random) -> tuple[Action, bool]:
         """The action to apply, and whether it replaced an illegal one (``policy="replace"``)."""
+        if self.over:
+            raise IllegalActionError("The episode is over: reset the environment for a new one")
         legal = self.legal_actions()
         try:
             chosen = as_action(action)
