@@ -1,5 +1,6 @@
-"""``whist tournament``: duplicate matches between bot levels (``whist.bots.tournament``), with a
-progress bar, a summary table, and optionally results.csv, summary.json and chart.png in --out."""
+"""``whist tournament``: duplicate matches between bot levels (``whist.bots.tournament``), here or
+on Ray, with a progress bar, a summary table, and optionally results.csv, summary.json and chart.png
+in --out."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from whist.bots.tournament import (
     run_tournament,
     spec_from,
 )
+from whist.cli.backends import BACKEND_HELP, RAY_ADDRESS_HELP, Backend, check_backend, ray_session
 from whist.cli.errors import usage_error
 from whist.cli.options import parse_options
 from whist.cli.tournamentchart import write_chart
@@ -50,15 +52,19 @@ def tournament(
              "Classic Whist takes two, one for each side.")] = "basic,random",
     deals: Annotated[int, typer.Option(min=1, help="Deals; each is played in every seat arrangement.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the deals and the bots.")] = 0,
-    workers: Annotated[int | None, typer.Option(min=1, help="Processes (default: all cores).")] = None,
+    workers: Annotated[int | None, typer.Option(
+        min=1, help="Processes (default: all cores), or with --backend ray the CPUs of a Ray started here.")] = None,
     out: Annotated[Path | None, typer.Option(
         file_okay=False, help="Write results.csv, summary.json and chart.png to this folder.")] = None,
+    backend: Annotated[Backend, typer.Option(help=BACKEND_HELP)] = Backend.local,
+    ray_address: Annotated[str | None, typer.Option(help=RAY_ADDRESS_HELP)] = None,
 ) -> None:
     """Duplicate matches between bots: the same deals with the bots in every seat arrangement.
 
     Prints each bot's mean score per hand with its 95% confidence interval, and the paired
     (per deal) difference between bots.
     """
+    check_backend(backend, ray_address, workers, "whist tournament")
     try:
         spec = spec_from(game, [level.strip() for level in bots.split(",") if level.strip()], deals, seed,
                          preset, parse_options(option or ()))
@@ -68,13 +74,15 @@ def tournament(
     if out is not None and out.exists() and not out.is_dir():
         refuse(f"--out {out} is a file, not a folder")
     console = Console(highlight=False)
-    console.print(f"{GAMES[spec.game].title}: {', '.join(spec.labels)}; {count_text(deals, 'deal')} x "
-                  f"{count_text(len(arrangements), 'seat arrangement')}, seed {seed}", markup=False)
-    with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                  console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("deals", total=deals)
-        result = run_tournament(spec, workers or os.cpu_count() or 1,
-                                lambda done, _total: progress.update(task, completed=done))
+    with ray_session(backend, ray_address, workers) as session:
+        console.print(f"{GAMES[spec.game].title}: {', '.join(spec.labels)}; {count_text(deals, 'deal')} x "
+                      f"{count_text(len(arrangements), 'seat arrangement')}, seed {seed}", markup=False)
+        with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task("deals", total=deals)
+            result = run_tournament(spec, workers or os.cpu_count() or 1,
+                                    lambda done, _total: progress.update(task, completed=done),
+                                    session.map_unordered if session is not None else None)
     console.print(summary_table(result))
     for line in difference_lines(result):
         console.print(line, markup=False)
