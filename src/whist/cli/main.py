@@ -22,6 +22,7 @@ from whist.cli.options import build_game, check_bot_level, default_bot_level
 from whist.cli.play import TerminalGame
 from whist.cli.rulesinfo import all_rules
 from whist.cli.scores import final_results
+from whist.cli.selfplay import selfplay
 from whist.cli.session import Seats, make_seats, save_record
 from whist.cli.tournament import tournament
 from whist.cli.watch import watch as watch_game
@@ -233,6 +234,7 @@ def serve(
 
 
 app.command()(tournament)
+app.command()(selfplay)
 
 
 def main() -> None:
