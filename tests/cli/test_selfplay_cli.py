@@ -20,7 +20,7 @@ def test_writes_a_parquet_file_per_chunk_and_the_manifest(runner: CliRunner, tmp
                                  "--chunk-hands", "2", "--seed", "7", "--option", "honours=true", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "Classic Whist: random; 5 hands in 3 files, seed 7, on local" in result.output
-    manifest = json.loads((out / "selfplay.json").read_text(encoding="utf-8"))
+    manifest = json.loads((out / "_selfplay.json").read_text(encoding="utf-8"))
     assert manifest["options"] == {"honours": "true"} and manifest["rules"]["honours"] is True
     assert [entry["file"] for entry in manifest["files"]] == ["part-00000.parquet", "part-00001.parquet",
                                                             "part-00002.parquet"]
@@ -36,7 +36,7 @@ def test_the_same_seed_gives_the_same_files_with_any_number_of_workers(runner: C
     for folder, workers in (("one", "1"), ("two", "2")):
         result = runner.invoke(app, [*args, "--workers", workers, "--out", str(tmp_path / folder)])
         assert result.exit_code == 0, result.output
-    for name in ("part-00000.parquet", "part-00001.parquet", "selfplay.json"):
+    for name in ("part-00000.parquet", "part-00001.parquet", "_selfplay.json"):
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
 
 
@@ -58,7 +58,7 @@ def test_bad_input_is_refused_on_one_line(runner: CliRunner, tmp_path: Path, arg
     assert message in result.output
     assert "(see: whist selfplay --help)" in result.output
     assert "Traceback" not in result.output
-    assert not (tmp_path / "out" / "selfplay.json").exists()
+    assert not (tmp_path / "out" / "_selfplay.json").exists()
 
 
 def test_an_out_that_cannot_take_the_files_is_refused(runner: CliRunner, tmp_path: Path) -> None:

@@ -55,7 +55,7 @@ def test_whist_selfplay_backend_ray_equals_backend_local(session: RaySession, tm
     assert on_ray.exit_code == 0, on_ray.output
     assert "on ray" in on_ray.output
     names = sorted(path.name for path in (tmp_path / "local").iterdir())
-    assert names == ["part-00000.parquet", "part-00001.parquet", "part-00002.parquet", MANIFEST]
+    assert names == sorted(["part-00000.parquet", "part-00001.parquet", "part-00002.parquet", MANIFEST])
     assert names == sorted(path.name for path in (tmp_path / "ray").iterdir())
     for name in names:
         assert (tmp_path / "local" / name).read_bytes() == (tmp_path / "ray" / name).read_bytes(), name

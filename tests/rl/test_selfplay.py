@@ -4,6 +4,8 @@ the files are the same bytes for the same seed however the work is split, and ba
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +29,7 @@ from whist.rl.selfplay import (
     play_hand_rows,
     prepare_folder,
     run_selfplay,
+    schema_markdown,
     selfplay_spec,
 )
 
@@ -157,3 +160,16 @@ def test_an_output_folder_that_cannot_take_the_files_is_refused(tmp_path: Path) 
     run_selfplay(selfplay_spec("whistiti", ["random"], 1), tmp_path / "data")
     with pytest.raises(SelfPlayError, match="already holds self-play files"):
         run_selfplay(selfplay_spec("whistiti", ["random"], 1), tmp_path / "data")
+
+
+def test_the_docs_show_the_columns_of_the_code(rl_doc_section: Callable[[str], str]) -> None:
+    section = rl_doc_section("Self-play data")
+    shown = section.split("<!-- columns: whist.rl.selfplay.schema_markdown -->\n")[1].split("\n<!-- /columns -->")[0]
+    assert shown == schema_markdown()
+
+
+def test_the_docs_example_runs(rl_doc_examples: Callable[[str], list[str]], capsys: pytest.CaptureFixture[str]
+                               ) -> None:
+    (example,) = rl_doc_examples("Self-play data")
+    exec(compile(example, "docs/rl.md", "exec"), {})
+    assert re.fullmatch(r"\d+ decisions, 881 numbers each; [1-9]\d* searched by the expert\n", capsys.readouterr().out)

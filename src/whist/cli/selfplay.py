@@ -37,7 +37,7 @@ class HandsPerSecond(ProgressColumn):
 
 
 def selfplay(
-    out: Annotated[Path, typer.Option(help="The folder to write the Parquet files and selfplay.json to.")],
+    out: Annotated[Path, typer.Option(help="The folder to write the Parquet files and _selfplay.json to.")],
     game: Annotated[str, typer.Option("--game", "-g", help=GAME_CHOICES)] = "israeli",
     preset: Annotated[str | None, typer.Option(help="A named set of rule options (see: whist rules).")] = None,
     option: Annotated[list[str] | None, typer.Option(
@@ -58,7 +58,7 @@ def selfplay(
 
     A row holds the game and its options, the seat, the observation vector, the legal-action mask,
     the action, the bot's own value of each choice where it has them (the expert), and the hand's
-    final points. selfplay.json in --out describes the run and every column.
+    final points. _selfplay.json in --out describes the run and every column.
     """
     try:  # the rl extra; imported here so that the other commands start without pyarrow
         from whist.rl.selfplay import check_spec, prepare_folder, run_selfplay, selfplay_spec
@@ -85,4 +85,4 @@ def selfplay(
                                    session.map_unordered if session is not None else None,
                                    lambda done: progress.update(task, completed=done))
     console.print(f"Wrote {count_text(summary.decisions, 'decision')} in {count_text(len(summary.files), 'file')} "
-                  f"to {out} (selfplay.json there describes them)", markup=False)
+                  f"to {out} (_selfplay.json there describes them)", markup=False)

@@ -49,7 +49,7 @@ from whist.rl.encoding import action_mask, action_space_size, encode_observation
 FORMAT = "whist-selfplay"
 FORMAT_VERSION = 1
 DEFAULT_CHUNK_HANDS = 100
-MANIFEST = "selfplay.json"
+MANIFEST = "_selfplay.json"  # the underscore: readers of a folder of Parquet files pass it by
 PARQUET_OPTIONS: dict[str, Any] = {  # every setting that shapes the bytes, stated, so no default can move them
     "compression": "zstd", "compression_level": 3, "use_dictionary": True, "write_statistics": True,
     "version": "2.6", "data_page_version": "1.0", "store_schema": True,
@@ -117,14 +117,14 @@ SCHEMA_NOTES: tuple[tuple[str, str], ...] = (
     ("seat", "the seat that decided"),
     ("level", "the level of the bot in that seat"),
     ("phase", "auction, frisch, contract or play"),
-    ("observation", "float32 x observation_size(rules): whist.rl.encoding.encode_observation of the seat's view"),
-    ("legal_mask", "bool x action_space_size(rules): the legal actions (whist.rl.encoding.action_mask)"),
+    ("observation", "whist.rl.encoding.encode_observation of the seat's view, which the bot was shown"),
+    ("legal_mask", "the legal actions (whist.rl.encoding.action_mask)"),
     ("action", "the action taken, in whist.core.actions' flat action space"),
-    ("action_values", "float32 x action_space_size(rules), null where the bot gave no values; else the "
-                      "bot's value of each action it weighed, null for the others (the expert's search: "
-                      "mean points of the seat for the hand, or its side's tricks in Classic Whist's card play)"),
+    ("action_values", "null where the bot gave no values; else the bot's value of each action it weighed, "
+                      "null for the others (the expert's search: the seat's mean points for the hand, or its "
+                      "side's mean tricks in Classic Whist's card play)"),
     ("points", "the hand's final points of the seat (Classic Whist: its side's, honours included)"),
-    ("hand_points", "int32 per seat: the hand's final points of every seat"),
+    ("hand_points", "the hand's final points of every seat, by seat"),
     ("cancelled", "the deal was cancelled (Israeli Whist: no bid after the last Frisch); all points are 0"),
 )
 
@@ -140,6 +140,21 @@ def row_schema(observation_length: int, actions: int) -> pa.Schema:
     notes = dict(SCHEMA_NOTES)
     return pa.schema([pa.field(name, kind, nullable=name == "action_values",
                                metadata={"description": notes[name]}) for name, kind in types.items()])
+
+
+def schema_markdown() -> str:
+    """The columns as a Markdown table, the sizes named (docs/rl.md shows it; a test holds the page
+    to it)."""
+    sizes = {"[observation_size]": 100_001, "[action_space_size]": 100_002}  # stand-ins, found and renamed
+    schema = row_schema(*sizes.values())
+    notes = dict(SCHEMA_NOTES)
+    lines = ["| column | Arrow type | meaning |", "|---|---|---|"]
+    for column in schema:
+        kind = str(column.type)
+        for name, stand_in in sizes.items():
+            kind = kind.replace(f"[{stand_in}]", name)
+        lines.append(f"| `{column.name}` | `{kind}`{' or null' if column.nullable else ''} | {notes[column.name]} |")
+    return "\n".join(lines)
 
 
 @dataclass
@@ -302,7 +317,7 @@ def prepare_folder(folder: Path) -> None:
 
 def run_selfplay(spec: SelfPlaySpec, folder: Path, workers: int = 1, map_chunks: ChunkMapper | None = None,
                  on_hands: Callable[[int], None] | None = None) -> SelfPlaySummary:
-    """Play every chunk and write its file into ``folder``, then the manifest ``selfplay.json``.
+    """Play every chunk and write its file into ``folder``, then the manifest ``_selfplay.json``.
 
     ``workers`` processes play the chunks (1: this one), unless ``map_chunks`` runs them elsewhere
     (Ray). ``on_hands(done)`` is told the hands played so far: after each hand in this process,
@@ -348,7 +363,7 @@ def _process_pool(spec: SelfPlaySpec, workers: int) -> Iterator[ChunkResult]:
 
 
 def manifest_data(spec: SelfPlaySpec, game: HandGame, decisions: Sequence[int]) -> dict[str, Any]:
-    """What ``selfplay.json`` says: the run's settings and each file's hands and rows. Nothing in it
+    """What ``_selfplay.json`` says: the run's settings and each file's hands and rows. Nothing in it
     depends on the machine or the time, so it is as reproducible as the files."""
     return {
         "format": FORMAT, "format_version": FORMAT_VERSION, "game": spec.game, "preset": spec.preset,
