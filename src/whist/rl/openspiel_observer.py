@@ -101,6 +101,13 @@ class WhistObserver:
                 frisch[r, 1] = card_bits(received)
 
     def string_from(self, state: WhistState, player: int) -> str:
+        key = (self.perfect_recall, player)
+        text = state.memo.get(key)
+        if text is None:
+            text = state.memo[key] = self._string(state, player)
+        return text
+
+    def _string(self, state: WhistState, player: int) -> str:
         view = state.seat_view(player)
         if view is None:
             text = f"seat {player}: dealing, {len(state.drawn)} cards dealt"

@@ -17,13 +17,13 @@ actions, which are replayed on loading.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pyspiel
 
 from whist.core.actions import Action, action_name
-from whist.core.cards import card_name, hand_name, strain_symbol
+from whist.core.cards import CardSet, card_name, hand_name, strain_symbol
 from whist.core.games import game_for_rules
 from whist.core.handgame import HandGame
 from whist.core.rules import Rules
@@ -54,6 +54,9 @@ class Held:
     hand: HandState | None = None
     draws: int = 0  # chance actions in the deal (``cards_drawn``)
     first: HandState | None = None  # the hand as dealt, before any action
+    drawn_mask: CardSet = 0  # ``drawn`` as a set
+    # Texts already made of this position (ISMCTS asks a node's key several times a simulation).
+    memo: dict[Any, str] = field(default_factory=dict, compare=False, repr=False)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Held:
         return self
@@ -64,24 +67,27 @@ class Held:
 
     def undrawn(self) -> list[int]:
         """The cards of the pack not drawn yet, in pack order."""
-        taken = set(self.drawn)
-        return [card for card in self.game.deck() if card not in taken]
+        mask = self.drawn_mask
+        return [card for card in self.game.deck() if not mask >> card & 1]
 
     def draw(self, card: int) -> Held:
-        if card not in self.undrawn() or len(self.drawn) >= self.draws:
+        mask = self.drawn_mask
+        if not (0 <= card < 52 and self.game.rules.deck_mask >> card & 1) or mask >> card & 1 \
+                or len(self.drawn) >= self.draws:
             raise ValueError(f"{card_name(card) if 0 <= card < 52 else card} cannot be dealt now")
-        drawn = (*self.drawn, card)
+        drawn, mask = (*self.drawn, card), mask | 1 << card
         if len(drawn) < self.draws:
-            return Held(self.game, self.dealer, self.hand_number, drawn, None, self.draws)
-        pack = list(drawn) + [c for c in self.game.deck() if c not in set(drawn)]
+            return Held(self.game, self.dealer, self.hand_number, drawn, None, self.draws, None, mask)
+        pack = list(drawn) + [c for c in self.game.deck() if not mask >> c & 1]
         hand = self.game.deal_cards(self.dealer, pack, self.hand_number)
-        return Held(self.game, self.dealer, self.hand_number, drawn, hand, self.draws, hand)
+        return Held(self.game, self.dealer, self.hand_number, drawn, hand, self.draws, hand, mask)
 
     def act(self, action: Action) -> Held:
         if self.hand is None:
             return self.draw(action)
         hand = self.hand.apply(action)
-        return Held(self.game, self.dealer, self.hand_number, self.drawn, hand, self.draws, self.first)
+        return Held(self.game, self.dealer, self.hand_number, self.drawn, hand, self.draws, self.first,
+                    self.drawn_mask)
 
 
 def start(game: HandGame, dealer: int, hand_number: int) -> Held:
@@ -109,6 +115,11 @@ class WhistState(pyspiel.State):  # type: ignore[misc]
     def hand(self) -> HandState | None:
         """The engine's hand once the cards are dealt; None while dealing."""
         return self._held.hand
+
+    @property
+    def memo(self) -> dict[Any, str]:
+        """Texts made of this very position, kept while it lasts (it is immutable)."""
+        return self._held.memo
 
     @property
     def drawn(self) -> tuple[int, ...]:
