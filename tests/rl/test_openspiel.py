@@ -32,6 +32,7 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("classic", {}),
     ("classic", {"honours": True, "target": 3, "dealer": 3}),
     ("whistiti", {"hand_number": 4}),
+    ("whistiti", {"preset": "oh_hell"}),
     ("whistiti", {"players": 6, "schedule": "8,2", "first_lead": "left_of_dealer", "dealer": 5}),
 ]
 
@@ -92,6 +93,10 @@ def test_every_rule_option_is_a_parameter() -> None:
     assert load("israeli").get_parameters()["target"] == 0, "no target is 0"
     assert game.rules == make_game("israeli", "achim", {"nt_minimum": 5, "target": 200}).rules
     assert load("whistiti", schedule="1,3,5").get_parameters()["schedule"] == "1;3;5"
+    # OpenSpiel would read "12" as a number, and a game string must say the same game again.
+    twelve = load("whistiti", schedule="12")
+    assert twelve.get_parameters()["schedule"] == "12;" and twelve.rules.hand_sizes() == (12,)
+    assert pyspiel.load_game(str(twelve)).rules == twelve.rules
 
 
 @pytest.mark.parametrize(("call", "message"), [
@@ -327,3 +332,11 @@ def test_our_bots_play_the_registered_games() -> None:
     bots = [WhistBot(make_bot("basic", seat)) for seat in range(4)]
     state = play(game.new_initial_state(), lambda s: bots[s.current_player()].step(s), random.Random(1))
     assert state.is_terminal()
+
+
+def test_the_docs_example_runs(rl_doc_examples: Callable[[str], list[str]], capsys: pytest.CaptureFixture[str]
+                               ) -> None:
+    (example,) = rl_doc_examples("OpenSpiel")
+    exec(compile(example, "docs/rl.md", "exec"), {})
+    returns, last_trick = capsys.readouterr().out.splitlines()
+    assert len(returns.split(",")) == 4 and last_trick.startswith("trick 12: seat ")

@@ -12,7 +12,8 @@ Every rule option of the game is a game parameter (``whist rules`` lists them), 
 ``dealer`` (the seat that deals) and ``hand_number`` (which hand of the game it is, 0 first: it
 sets Whistiti's number of cards). An optional number option (Israeli Whist's ``target``) is 0
 for none, and a list (Whistiti's ``schedule``) is written with ``;`` in a game string, since
-OpenSpiel splits parameters on commas; ``load`` takes either.
+OpenSpiel splits parameters on commas, and a list of one number ends with ``;`` (``12;``), since
+OpenSpiel would read ``12`` as a number; ``load`` takes either form.
 
 The deal is chance, one card at a time (``whist.rl.openspiel_state``), so OpenSpiel's search,
 its resampling and its records all see it; returns are the hand's points. What a player
@@ -55,7 +56,10 @@ def parameter_defaults(rules_type: type[Rules]) -> dict[str, Any]:
 
 
 def _spiel_text(text: str) -> str:
-    return text.replace(",", LIST_SEPARATOR)
+    """A text option as a game string holds it: lists with ``;``, and a text OpenSpiel would read
+    as a number (a one-hand schedule, ``12``) with a ``;`` after it, so that it stays text."""
+    text = text.replace(",", LIST_SEPARATOR)
+    return text + LIST_SEPARATOR if text and not text.strip("+-0123456789.") else text
 
 
 def rules_from_parameters(game: str, params: Mapping[str, Any]) -> Rules:
@@ -69,7 +73,7 @@ def rules_from_parameters(game: str, params: Mapping[str, Any]) -> Rules:
         if f.default is None and option_kind(f) == "number" and value == 0:
             value = None
         elif isinstance(value, str):
-            value = value.replace(LIST_SEPARATOR, ",")
+            value = value.rstrip(LIST_SEPARATOR).replace(LIST_SEPARATOR, ",")
         options[f.name] = value
     unknown = set(params) - set(options) - set(GAME_PARAMETERS)
     if unknown:
