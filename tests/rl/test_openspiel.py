@@ -327,6 +327,18 @@ def test_python_ismcts_plays_a_hand_with_our_resampler(name: str) -> None:
     assert state.is_terminal() and len(state.returns()) == 4
 
 
+def test_python_ismcts_without_a_resampler_uses_the_states_own() -> None:
+    """``resample_from_infostate`` of our state is our sampler too, so ISMCTS needs no callback."""
+    game = load("classic")
+    state = dealt(game, random.Random(3))
+    other = state.resample_from_infostate(2, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+    assert other.information_state_string(2) == state.information_state_string(2)
+    assert other.history() != state.history()
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=4, random_state=np.random.RandomState(1))
+    assert bot.step(state) in state.legal_actions()
+
+
 def test_our_bots_play_the_registered_games() -> None:
     game = load("israeli")
     bots = [WhistBot(make_bot("basic", seat)) for seat in range(4)]

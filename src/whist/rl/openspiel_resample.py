@@ -24,6 +24,7 @@ import itertools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pyspiel
 
@@ -33,7 +34,9 @@ from whist.core.actions import Phase
 from whist.core.cards import CardSet, cards_in, iter_cards
 from whist.core.games import game_for_rules
 from whist.core.views import SeatView
-from whist.rl.openspiel_state import WhistState
+
+if TYPE_CHECKING:  # the state calls ``resample`` for its resample_from_infostate
+    from whist.rl.openspiel_state import WhistState
 
 FRISCH_CARDS = 3  # cards each seat passes in a Frisch round
 TRIES = 100  # deals drawn before giving up on a Frisch history that fits
@@ -237,7 +240,7 @@ def resampler(seed: int | str = 0) -> Callable[[pyspiel.State, int], WhistState]
     made: dict[tuple[int, tuple[int, ...]], DealSampler] = {}
 
     def resample_for(state: pyspiel.State, player: int) -> WhistState:
-        if not isinstance(state, WhistState):
+        if not hasattr(state, "seat_view"):
             raise TypeError(f"Our resampler serves our games, not {state.get_game()}")
         key = (player, tuple(state.history()))
         if key not in made:

@@ -16,7 +16,8 @@ actions, which are replayed on loading.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ from whist.core.handgame import HandGame
 from whist.core.rules import Rules
 from whist.core.state import HandState
 from whist.core.views import SeatView, seat_view
+from whist.rl.openspiel_resample import resample
 
 if TYPE_CHECKING:
     from whist.rl.openspiel import WhistGame
@@ -183,6 +185,13 @@ class WhistState(pyspiel.State):  # type: ignore[misc]
         if hand is None:
             return [0.0] * self._held.game.players
         return [float(points) for points in hand.scores()]
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> WhistState:
+        """A state ``player_id`` cannot tell from this one, the hidden cards drawn by our exact
+        deal sampler (``whist.rl.openspiel_resample``), seeded from ``probability_sampler``
+        (OpenSpiel's ``UniformProbabilitySampler``): what Python ISMCTS asks without a resampler."""
+        seed = int(probability_sampler() * 2**53)
+        return resample(self, player_id, random.Random(seed))
 
     def __str__(self) -> str:
         """Everything, hidden cards too: for logs and for checking two states are the same."""
