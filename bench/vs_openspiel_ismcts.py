@@ -202,6 +202,8 @@ class Result:
     ismcts_points: list[float] = field(default_factory=list)
     clock: Clock = field(default_factory=Clock)
     simulations: list[int] = field(default_factory=list)  # ISMCTS's budget in each deal
+    expert_made: int = 0  # seat-hands whose bid was made
+    ismcts_made: int = 0
 
 
 def run_match(match: Match, deals: Sequence[Deal], simulations: int, factor: int, seed: int) -> Result:
@@ -224,6 +226,9 @@ def run_match(match: Match, deals: Sequence[Deal], simulations: int, factor: int
             theirs = statistics.fmean(points[s] for s in range(PLAYERS) if s not in seats)
             result.expert_points.append(ours)
             result.ismcts_points.append(theirs)
+            # A made bid scores 10 and more, a missed one -5 a trick or less.
+            result.expert_made += sum(points[s] > 0 for s in seats)
+            result.ismcts_made += sum(points[s] > 0 for s in range(PLAYERS) if s not in seats)
             per_seating.append(ours - theirs)
         result.differences.append(statistics.fmean(per_seating))
     return result
@@ -245,6 +250,9 @@ def report(label: str, result: Result) -> None:
           f"ISMCTS {ismcts_ms:.2f} ms ({len(clock.ismcts)}) = {ismcts_ms / expert_ms:.2f}x the expert's")
     print(f"    points a hand: expert {interval_text(mean_interval(expert_points))}, "
           f"ISMCTS {interval_text(mean_interval(ismcts_points))}")
+    seat_hands = 2 * len(expert_points)
+    print(f"    bids made: expert {100 * result.expert_made / seat_hands:.1f}%, "
+          f"ISMCTS {100 * result.ismcts_made / seat_hands:.1f}% of {seat_hands} seat-hands each")
     print(f"    expert - ISMCTS a hand, paired by deal: {interval_text(difference)} (95% CI, {len(differences)} deals, "
           f"{len(expert_points)} hands)")
     if difference.low > 0:
