@@ -315,7 +315,7 @@ def test_resampled_hands_respect_shown_voids() -> None:
 # ISMCTS -------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["whistiti", "classic"])
+@pytest.mark.parametrize("name", ["whistiti", "classic", "israeli"])
 def test_python_ismcts_plays_a_hand_with_our_resampler(name: str) -> None:
     game = load(name, **({"preset": "oh_hell"} if name == "whistiti" else {}))
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
