@@ -401,32 +401,48 @@ cdef int hand_trump_tricks(Mask mine, Mask theirs, Mask* used) noexcept nogil:
     """Tricks one hand's trumps ``mine`` win for sure against the other side's ``theirs``.
 
     The hand's trumps fall in different tricks, and each wins its trick unless an opponent's
-    higher trump falls in the same one; an opponent's trump falls once. So the hand wins at least
-    its trumps above all of theirs, and at least its trumps less their trumps above its lowest.
+    higher trump falls in the same one; an opponent's trump falls once. So of the hand's top k
+    trumps, at least k less their trumps above the k-th win: the best k counts (Hall's rule for
+    these nested choices, so no pairing of their trumps with ours can do better).
     """
-    cdef int above_all, beaten
+    cdef int best = 0
+    cdef int count = 0
+    cdef int card
+    cdef Mask rest = mine
+    used[0] = 0
     if mine == 0:
-        used[0] = 0
         return 0
     if theirs == 0:
-        used[0] = 0
         return popcount(mine)
-    above_all = popcount(mine >> (highest(theirs) + 1))
-    beaten = popcount(mine) - popcount(theirs >> lowest_bit(mine))
-    if beaten > above_all:
-        used[0] = bit(lowest_bit(mine))  # every trump from the top down to our lowest
-        return beaten
-    used[0] = (mine >> (highest(theirs) + 1)) << (highest(theirs) + 1)
-    return above_all
+    while rest:
+        card = highest(rest)
+        rest ^= bit(card)
+        count += 1
+        if count - popcount(theirs >> card) > best:
+            best = count - popcount(theirs >> card)
+            used[0] = bit(card)  # every trump from the top down to this one
+    return best
 
 
 cdef int top_trumps(int side, Mask* used) noexcept nogil:
     """Tricks ``side`` (0 N/S, 1 E/W) wins for sure with its trumps: the better of its two
-    hands (the two hands' trumps may fall in the same tricks)."""
+    hands (the two hands' trumps may fall in the same tricks), or two when the side holds the
+    two top trumps in different hands and one of those hands has another trump to play under
+    its partner's."""
     cdef Mask theirs = suit_of(hand[1 - side] | hand[3 - side], trump)
+    cdef Mask first_trumps = suit_of(hand[side], trump)
+    cdef Mask second_trumps = suit_of(hand[side + 2], trump)
     cdef Mask first_used, second_used
-    cdef int first = hand_trump_tricks(suit_of(hand[side], trump), theirs, &first_used)
-    cdef int second = hand_trump_tricks(suit_of(hand[side + 2], trump), theirs, &second_used)
+    cdef int first = hand_trump_tricks(first_trumps, theirs, &first_used)
+    cdef int second = hand_trump_tricks(second_trumps, theirs, &second_used)
+    cdef int top, next_top
+    if first < 2 and second < 2 and first_trumps != 0 and second_trumps != 0:
+        top = highest(first_trumps | second_trumps | theirs)
+        next_top = highest((first_trumps | second_trumps | theirs) ^ bit(top))
+        if (bit(top) | bit(next_top)) & theirs == 0 and ((first_trumps >> top) & 1) != ((first_trumps >> next_top) & 1) \
+                and (popcount(first_trumps) > 1 or popcount(second_trumps) > 1):
+            used[0] = bit(next_top) << (13 * trump)
+            return 2
     if first >= second:
         used[0] = first_used << (13 * trump)
         return first
