@@ -35,17 +35,8 @@ The module keeps its state in C globals: it is not re-entrant, which is fine und
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc
 
-ctypedef uint64_t Mask
+from whist.bots.cardbits cimport Mask, bit, highest, lowest_bit, popcount, sure_trump_tricks
 
-cdef extern from *:
-    """
-    #if defined(__GNUC__) && defined(__x86_64__) && !defined(__POPCNT__)
-    #pragma GCC target("popcnt")
-    #endif
-    """
-    int popcount "__builtin_popcountll"(unsigned long long) nogil
-    int lowest_bit "__builtin_ctzll"(unsigned long long) nogil
-    int leading_zeros "__builtin_clzll"(unsigned long long) nogil
 
 cdef Mask SUIT = 0x1FFF
 cdef Mask DECK = (<Mask>1 << 52) - 1
@@ -125,14 +116,6 @@ cdef int killer[64]
 # card that worked for the player, for the table.
 cdef int player_hint[MAX_TRICKS + 2]
 cdef int worked[MAX_TRICKS + 2]
-
-
-cdef inline int highest(Mask mask) noexcept nogil:
-    return 63 - leading_zeros(mask)
-
-
-cdef inline Mask bit(int card) noexcept nogil:
-    return (<Mask>1) << card
 
 
 cdef inline Mask span(int low, int high) noexcept nogil:
@@ -457,30 +440,6 @@ cdef void store(Abstract* position, Mask used, Mask need, bint won, int best_car
 
 
 # --- Bounds ----------------------------------------------------------------------------------
-
-cdef int sure_trump_tricks(Mask mine, Mask theirs, Mask* used) noexcept nogil:
-    """Tricks one hand's trumps ``mine`` (a suit's 13 bits) win whatever anyone does, against
-    the other hands' trumps ``theirs``.
-
-    The hand's trumps fall in different tricks, and each wins its trick unless a higher trump
-    falls in the same one; each other trump falls once. So the hand wins at least its trumps
-    above all of theirs, and at least its trumps less their trumps above its lowest. ``used``
-    gets the cards (in the suit's 13 bits) whose ranks the count relied on.
-    """
-    cdef int above_all, beaten
-    used[0] = 0
-    if mine == 0:
-        return 0
-    if theirs == 0:
-        return popcount(mine)
-    above_all = popcount(mine >> (highest(theirs) + 1))
-    beaten = popcount(mine) - popcount(theirs >> lowest_bit(mine))
-    if beaten > above_all:
-        used[0] = bit(lowest_bit(mine))  # every trump from the top down to this hand's lowest
-        return beaten
-    used[0] = (mine >> (highest(theirs) + 1)) << (highest(theirs) + 1)
-    return above_all
-
 
 cdef void forced_range(int left, int* low, int* high, Mask* used) noexcept nogil:
     """Tricks the player wins whatever anyone does: at least ``low``, at most ``high``.

@@ -44,19 +44,8 @@ minimax the tests compare this module with.
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, malloc
 
-ctypedef uint64_t Mask
+from whist.bots.cardbits cimport Mask, bit, highest, lowest_bit, popcount, sure_trump_tricks
 
-cdef extern from *:
-    """
-    /* Without -mpopcnt GCC calls a library routine for every popcount; the instruction is on
-       every x86-64 CPU since 2008, so ask for it here rather than in the build flags. */
-    #if defined(__GNUC__) && defined(__x86_64__) && !defined(__POPCNT__)
-    #pragma GCC target("popcnt")
-    #endif
-    """
-    int popcount "__builtin_popcountll"(unsigned long long) nogil
-    int lowest_bit "__builtin_ctzll"(unsigned long long) nogil
-    int leading_zeros "__builtin_clzll"(unsigned long long) nogil
 
 cdef Mask SUIT = 0x1FFF
 cdef enum:
@@ -141,14 +130,6 @@ cdef void build_tables() noexcept:
 
 
 build_tables()
-
-
-cdef inline int highest(Mask mask) noexcept nogil:
-    return 63 - leading_zeros(mask)
-
-
-cdef inline Mask bit(int card) noexcept nogil:
-    return (<Mask>1) << card
 
 
 cdef inline Mask suit_of(Mask mask, int suit) noexcept nogil:
@@ -397,33 +378,6 @@ cdef int quick_tricks(int needed, Mask* used) noexcept nogil:
     return best
 
 
-cdef int hand_trump_tricks(Mask mine, Mask theirs, Mask* used) noexcept nogil:
-    """Tricks one hand's trumps ``mine`` win for sure against the other side's ``theirs``.
-
-    The hand's trumps fall in different tricks, and each wins its trick unless an opponent's
-    higher trump falls in the same one; an opponent's trump falls once. So of the hand's top k
-    trumps, at least k less their trumps above the k-th win: the best k counts (Hall's rule for
-    these nested choices, so no pairing of their trumps with ours can do better).
-    """
-    cdef int best = 0
-    cdef int count = 0
-    cdef int card
-    cdef Mask rest = mine
-    used[0] = 0
-    if mine == 0:
-        return 0
-    if theirs == 0:
-        return popcount(mine)
-    while rest:
-        card = highest(rest)
-        rest ^= bit(card)
-        count += 1
-        if count - popcount(theirs >> card) > best:
-            best = count - popcount(theirs >> card)
-            used[0] = bit(card)  # every trump from the top down to this one
-    return best
-
-
 cdef int top_trumps(int side, Mask* used) noexcept nogil:
     """Tricks ``side`` (0 N/S, 1 E/W) wins for sure with its trumps: the better of its two
     hands (the two hands' trumps may fall in the same tricks), or two when the side holds the
@@ -433,8 +387,8 @@ cdef int top_trumps(int side, Mask* used) noexcept nogil:
     cdef Mask first_trumps = suit_of(hand[side], trump)
     cdef Mask second_trumps = suit_of(hand[side + 2], trump)
     cdef Mask first_used, second_used
-    cdef int first = hand_trump_tricks(first_trumps, theirs, &first_used)
-    cdef int second = hand_trump_tricks(second_trumps, theirs, &second_used)
+    cdef int first = sure_trump_tricks(first_trumps, theirs, &first_used)
+    cdef int second = sure_trump_tricks(second_trumps, theirs, &second_used)
     cdef int top, next_top
     if first < 2 and second < 2 and first_trumps != 0 and second_trumps != 0:
         top = highest(first_trumps | second_trumps | theirs)

@@ -1,0 +1,56 @@
+# cython: language_level=3
+"""Card masks for the compiled searches (``dd/solver.pyx``, ``individual_solver.pyx``): bit
+helpers and the trump count they share. A card is ``13 * suit + rank``; a suit's cards are a
+13-bit mask. Everything is inline, so each search compiles its own copy with no call between
+modules."""
+
+from libc.stdint cimport uint64_t
+
+ctypedef uint64_t Mask
+
+cdef extern from *:
+    """
+    /* Without -mpopcnt GCC calls a library routine for every popcount; the instruction is on
+       every x86-64 CPU since 2008, so ask for it here rather than in the build flags. */
+    #if defined(__GNUC__) && defined(__x86_64__) && !defined(__POPCNT__)
+    #pragma GCC target("popcnt")
+    #endif
+    """
+    int popcount "__builtin_popcountll"(unsigned long long) nogil
+    int lowest_bit "__builtin_ctzll"(unsigned long long) nogil
+    int leading_zeros "__builtin_clzll"(unsigned long long) nogil
+
+
+cdef inline int highest(Mask mask) noexcept nogil:
+    return 63 - leading_zeros(mask)
+
+
+cdef inline Mask bit(int card) noexcept nogil:
+    return (<Mask>1) << card
+
+
+cdef inline int sure_trump_tricks(Mask mine, Mask theirs, Mask* used) noexcept nogil:
+    """Tricks one hand's trumps ``mine`` (a suit's 13 bits) win whatever anyone does, against
+    the trumps ``theirs`` of the hands playing against it.
+
+    The hand's trumps fall in different tricks, and each wins its trick unless a higher trump of
+    theirs falls in the same one; each of theirs falls once. So of the hand's top k trumps, at
+    least k less their trumps above the k-th win, and the best k counts (Hall's rule: for these
+    nested choices no pairing of their trumps with ours does better). ``used`` gets the lowest
+    trump of the best k: the count relies on every rank from the top down to it.
+    """
+    cdef int best = 0
+    cdef int count = 0
+    cdef int card
+    cdef Mask rest = mine
+    used[0] = 0
+    if theirs == 0:
+        return popcount(mine)
+    while rest:
+        card = highest(rest)
+        rest ^= bit(card)
+        count += 1
+        if count - popcount(theirs >> card) > best:
+            best = count - popcount(theirs >> card)
+            used[0] = bit(card)
+    return best
