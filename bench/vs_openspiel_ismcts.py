@@ -31,6 +31,7 @@ Run:  python bench/vs_openspiel_ismcts.py [--hands 1000] [--seed 1] [--quick] [-
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import math
 import random
@@ -45,6 +46,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from whist.bots.base import Bot
+from whist.bots.expert import ExpertBot, ExpertSettings
 from whist.bots.registry import make_bot
 from whist.bots.stats import MeanInterval, mean_interval
 from whist.rl.openspiel import load
@@ -206,11 +208,21 @@ class Result:
     ismcts_made: int = 0
 
 
-def run_match(match: Match, deals: Sequence[Deal], simulations: int, factor: int, seed: int) -> Result:
+def expert_bot(seed: str, budget: int) -> Bot:
+    """The expert at its default settings, or with ``budget`` times as many deals drawn a decision."""
+    if budget == 1:
+        return make_bot("expert", seed)
+    base = ExpertSettings()
+    return ExpertBot(seed, dataclasses.replace(base, play_deals=budget * base.play_deals,
+                                               bid_deals=budget * base.bid_deals,
+                                               frisch_deals=budget * base.frisch_deals))
+
+
+def run_match(match: Match, deals: Sequence[Deal], simulations: int, factor: int, seed: int, budget: int) -> Result:
     """Every deal with each of the six seatings. After each deal ISMCTS's simulation count is
     scaled by how far its CPU time per decision so far is from ``factor`` times the expert's so
     far (with ``MARGIN``): this shared machine's speed drifts, and the drift then falls on both."""
-    experts = [make_bot("expert", f"{seed}/expert/{seat}") for seat in range(PLAYERS)]
+    experts = [expert_bot(f"{seed}/expert/{seat}", budget) for seat in range(PLAYERS)]
     result = Result()
     for number, deal in enumerate(deals):
         clock = result.clock
@@ -264,9 +276,12 @@ def report(label: str, result: Result) -> None:
     print(f"    winner: {verdict}")
 
 
-def bench(match: Match, deals: Sequence[Deal], calibration: Sequence[Deal], seed: int, factors: Sequence[int]) -> None:
+def bench(match: Match, deals: Sequence[Deal], calibration: Sequence[Deal], seed: int, factors: Sequence[int],
+          budget: int) -> None:
     print(f"\n{match.name}\n  game: {match.game_text}; ISMCTS uct_c {match.uct_c}, random rollouts")
-    experts = [make_bot("expert", f"{seed}/calibration/{seat}") for seat in range(PLAYERS)]
+    if budget != 1:
+        print(f"  the expert draws {budget}x its default deals a decision")
+    experts = [expert_bot(f"{seed}/calibration/{seat}", budget) for seat in range(PLAYERS)]
     clock, positions = Clock(), list[pyspiel.State]()
     for deal in calibration:  # the expert in every seat; ISMCTS is never asked
         play_hand(match, deal, range(PLAYERS), experts, lambda state: 0, clock, positions)
@@ -281,7 +296,7 @@ def bench(match: Match, deals: Sequence[Deal], calibration: Sequence[Deal], seed
         print(f"  ISMCTS at {factor}x: {simulations} simulations, {1000 * mean:.2f} ms a decision on "
               f"{len(sample)} calibration positions")
         start = time.time()
-        result = run_match(match, deals, simulations, factor, seed)
+        result = run_match(match, deals, simulations, factor, seed, budget)
         report(f"at {factor}x the expert's time", result)
         print(f"    ({time.time() - start:.0f} s wall)")
 
@@ -295,6 +310,8 @@ def main() -> None:
     parser.add_argument("--uct-c", type=float, default=10.0, help="ISMCTS's exploration constant")
     parser.add_argument("--factors", default="1,10", help="ISMCTS's CPU time as multiples of the expert's")
     parser.add_argument("--calibration-hands", type=int, default=8)
+    parser.add_argument("--expert-budget", type=int, default=1,
+                        help="the expert draws this many times its default deals a decision")
     args = parser.parse_args()
     hands = 12 if args.quick else args.hands
     rng = random.Random(args.seed)
@@ -304,9 +321,9 @@ def main() -> None:
     print(f"{len(deals)} deals x {len(SEATINGS)} seatings = {len(deals) * len(SEATINGS)} hands a match; "
           f"seed {args.seed}")
     if args.match in ("oh_hell", "both"):
-        bench(OhHellMatch(args.uct_c), deals, calibration, args.seed, factors)
+        bench(OhHellMatch(args.uct_c), deals, calibration, args.seed, factors, args.expert_budget)
     if args.match in ("whistiti", "both"):
-        bench(WhistitiMatch(args.uct_c), deals, calibration, args.seed, factors)
+        bench(WhistitiMatch(args.uct_c), deals, calibration, args.seed, factors, args.expert_budget)
 
 
 if __name__ == "__main__":
