@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,7 +22,7 @@ from whist.core.state import HandState
 from whist.core.views import seat_view
 
 GAMES = ("israeli", "classic", "whistiti")
-SMALL = ExpertSettings(play_deals=3, bid_deals=3)
+SMALL = ExpertSettings(play_deals=3, bid_deals=3, frisch_deals=3)
 
 
 def random_states(game_name: str, count: int, seed: int, options: dict[str, str] | None = None) -> list[HandState]:
@@ -224,3 +227,33 @@ def test_expert_remembers_the_turned_trump_in_the_dealers_hand() -> None:
                     assert remembered == {}
             state = state.apply(policy_card(state))
     assert checked > 20
+
+
+GOLDEN = json.loads((Path(__file__).parent / "expert_2026_choices.json").read_text())
+
+
+def _replayed(case: dict[str, Any]) -> HandState:
+    state = make_game(case["game"], None, case["options"]).new_hand(case["dealer"], case["seed"], case["hand_number"])
+    for action in case.get("actions", ()):
+        state = state.apply(action)
+    return state
+
+
+@pytest.mark.parametrize("case", GOLDEN["positions"], ids=lambda c: f"{c['game']}-{c['phase']}-{c['bot_seed']}")
+def test_expert_2026_chooses_as_the_expert_did_before_it_had_a_time_budget(case: dict[str, Any]) -> None:
+    """Choices and values recorded from the expert at commit 011eff7 (16 deals a card, 24 a bid,
+    10 a Frisch card), before the anytime search: ``expert-2026`` must keep them exactly."""
+    state = _replayed(case)
+    action, values = make_bot("expert-2026", case["bot_seed"]).choose_with_values(seat_view(state, state.player))
+    assert action == case["choice"]
+    assert values is not None
+    assert sorted(values.items()) == [tuple(pair) for pair in case["values"]]
+
+
+@pytest.mark.parametrize("case", GOLDEN["hands"], ids=lambda c: f"{c['game']}-{c['seed']}")
+def test_expert_2026_plays_whole_hands_as_the_expert_did(case: dict[str, Any]) -> None:
+    state = _replayed(case)
+    bots = [make_bot("expert-2026", seed) for seed in case["bot_seeds"]]
+    while not state.is_terminal:
+        state = state.apply(bots[state.player].choose(seat_view(state, state.player)))
+    assert list(state.history) == case["history"]

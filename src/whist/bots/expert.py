@@ -22,18 +22,28 @@ choice:
 
 The same draws serve every choice of one decision (common random numbers), so choices are
 compared on the same deals. Ties go to the basic bot's choice: the search only overrules the
-rules of thumb when it finds something better. The number of deals drawn is the budget; the
-bot's randomness comes only from its seed.
+rules of thumb when it finds something better. The bot's randomness comes only from its seed.
+
+**The budget** (``ExpertSettings``). Without a time budget the search draws exactly the deals
+it is given, so the same seed makes the same choices on any machine (``expert-2026`` is such a
+fixed budget, ``expert:deals=64`` another). With a time budget in CPU seconds per decision
+(``budget_settings``) it is anytime: it draws deals one at a time until the next one would not
+fit, or until its deal cap; at least ``min_deals`` whatever the time, so that a tiny budget
+still decides on some evidence. It then also races (``whist.bots.budget``): a candidate
+clearly worse than the leader on the deals so far is dropped, so the time goes to the close
+ones, and the search stops as soon as one candidate is left. More time also buys exact play:
+in Classic Whist the double-dummy solver takes over from more tricks out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from whist.bots.base import ActionValues, Bot
 from whist.bots.basic import BasicBot
 from whist.bots.basic_bidding import Outlook, estimate_tricks, frisch_ranking
+from whist.bots.budget import Clock, Race
 from whist.bots.dd import solve
 from whist.bots.determinize import state_for
 from whist.bots.playout import final_tricks, played_out
@@ -46,9 +56,14 @@ from whist.core.views import SeatView, seat_view
 
 @dataclass(frozen=True)
 class ExpertSettings:
-    """The search budget: deals drawn per card played, per bid or call and per Frisch pass,
-    how many choices are tried, and the number of tricks left from which Classic Whist
-    positions are solved exactly."""
+    """The search budget. The defaults are ``expert-2026``'s: a fixed number of deals per card
+    played, per bid or call and per Frisch pass, no time budget and no racing.
+
+    With ``time_budget`` (CPU seconds a decision) the deal counts are caps: the search stops at
+    whichever comes first, the time or the cap, after at least ``min_deals``. ``racing`` drops
+    candidates that are clearly worse and stops once the choice is settled
+    (``whist.bots.budget``). ``exact_tricks`` is the number of tricks left from which Classic
+    Whist positions are solved exactly."""
 
     play_deals: int = 16
     bid_deals: int = 24
@@ -56,25 +71,66 @@ class ExpertSettings:
     bid_window: int = 2  # contracts tried on each side of the basic bot's own bid
     frisch_deals: int = 10
     frisch_cards: int = 4  # Frisch passes tried: the basic bot's least useful cards
+    time_budget: float | None = None
+    min_deals: int = 8
+    racing: bool = False
+
+    def with_deals(self, deals: int) -> ExpertSettings:
+        """The same settings with ``deals`` deals (or a cap of that many) for every decision."""
+        return replace(self, play_deals=deals, bid_deals=deals, frisch_deals=deals)
 
 
 # Trump calls searched: a strain whose estimated tricks fall this far below the bid is hopeless.
 CALL_REACH = 1.5
+# Deals a decision may draw under a time budget: enough that the time, not the cap, stops a
+# close decision at a second a decision.
+DEAL_CAP = 2000
+# Classic Whist: the tricks left from which the double-dummy solver plays, by the least time a
+# decision may have (CPU seconds). Solving from 8 tricks out costs about 0.4 ms, from 10
+# about 1 ms, a whole hand about 28 ms at the median (bench in docs/benchmarks.md).
+EXACT_TRICKS_BY_BUDGET = ((1.0, 10), (0.3, 9), (0.1, 8), (0.03, 7), (0.0, 6))
+
+# The web table's expert: CPU seconds a decision (chosen from the strength curve and the
+# server's capacity, docs/benchmarks.md).
+DEFAULT_BUDGET = 0.1
 
 _BASIC = BasicBot()
+
+
+def budget_settings(seconds: float, base: ExpertSettings | None = None) -> ExpertSettings:
+    """The anytime expert for ``seconds`` of CPU time a decision: racing, a large deal cap, and
+    exact Classic Whist endings from as many tricks out as the time allows."""
+    if not seconds > 0:
+        raise ValueError(f"A time budget is a positive number of seconds, not {seconds}")
+    exact = next(tricks for least, tricks in EXACT_TRICKS_BY_BUDGET if seconds >= least)
+    settings = (base or ExpertSettings()).with_deals(DEAL_CAP)
+    return replace(settings, time_budget=seconds, racing=True, exact_tricks=exact)
+
+
+@dataclass(frozen=True)
+class SearchReport:
+    """What the last search did: the candidates it weighed, the deals it drew, the candidates
+    still in the race at the end and the CPU time the whole decision took."""
+
+    phase: Phase
+    candidates: int
+    deals: int
+    left: int
+    seconds: float
 
 
 class ExpertBot(Bot):
     """Perfect-information Monte Carlo over sampled deals, for every decision of the three games."""
 
     level = "expert"
-    settings = ExpertSettings()
+    settings = budget_settings(DEFAULT_BUDGET)
 
     def __init__(self, seed: int | str = 0, settings: ExpertSettings | None = None) -> None:
         super().__init__(seed)
         if settings is not None:
             self.settings = settings
         self.turned_card = -1  # Classic Whist: the trump card this seat saw turned up this hand
+        self.last_search: SearchReport | None = None
 
     def remembered(self, view: SeatView) -> dict[int, int]:
         """Cards this seat saw and no longer sees, that a seat surely still holds: Classic
@@ -93,7 +149,10 @@ class ExpertBot(Bot):
 
     def choose_with_values(self, view: SeatView) -> tuple[Action, ActionValues | None]:
         """The choice, and where the search ran, each candidate's mean value over the deals drawn:
-        the seat's points for the hand, or in Classic Whist's card play its side's tricks."""
+        the seat's points for the hand, or in Classic Whist's card play its side's tricks (for a
+        candidate dropped from the race, see ``Race.means``)."""
+        clock = Clock(self.settings.time_budget)
+        self.last_search = None
         remembered = self.remembered(view)
         legal = view.legal_actions
         if len(legal) == 1:
@@ -119,21 +178,24 @@ class ExpertBot(Bot):
             return basic_choice, None
         if len(candidates) == 1:
             return candidates[0], None
-        return self._search(view, candidates, evaluate, deals, basic_choice, remembered)
+        race = Race(candidates, basic_choice, self.settings.racing)
+        self._search(view, race, evaluate, deals, remembered, clock)
+        self.last_search = SearchReport(view.phase, len(candidates), race.deals, len(race.alive), clock.spent())
+        return race.leader(), race.means()
 
-    def _search(self, view: SeatView, candidates: list[Action], evaluate: Callable[[HandState], float],
-                deals: int, basic_choice: Action, remembered: dict[int, int]) -> tuple[Action, ActionValues]:
+    def _search(self, view: SeatView, race: Race, evaluate: Callable[[HandState], float], deals: int,
+                remembered: dict[int, int], clock: Clock) -> None:
+        """Deals drawn one at a time, every candidate still in ``race`` scored on each, until the
+        cap, the time (the last deal's cost must fit again) or a settled race stops it."""
         sampler = DealSampler(view, remembered)
-        totals = dict.fromkeys(candidates, 0.0)
-        for _ in range(deals):
+        cost = 0.0
+        while race.deals < deals:
+            if race.deals >= self.settings.min_deals and (race.settled() or not clock.allows(cost)):
+                break
+            before = clock.spent()
             state = position(view, sampler.sample(self.rng))
-            for action in candidates:
-                totals[action] += evaluate(state.apply(action))
-        means = {action: total / deals for action, total in totals.items()}
-        best = max(totals.values())
-        if totals.get(basic_choice, best - 1) >= best:
-            return basic_choice, means
-        return next(a for a in candidates if totals[a] >= best), means
+            race.add({action: evaluate(state.apply(action)) for action in race.alive})
+            cost = clock.spent() - before
 
     def _card_value(self, view: SeatView) -> Callable[[HandState], float]:
         seat = view.seat
