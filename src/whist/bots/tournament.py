@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from whist.bots.base import Bot
-from whist.bots.registry import BOT_LEVELS, make_bot
+from whist.bots.registry import check_level, make_bot
 from whist.bots.runner import play_hand
 from whist.bots.stats import MeanInterval, mean_interval
 from whist.core.actions import Action, Phase
@@ -229,8 +229,7 @@ def _multiset_orders(counts: list[int], length: int) -> Iterator[Seating]:
 def check_spec(spec: TournamentSpec) -> tuple[Seating, ...]:
     """The seat arrangements of ``spec``; raises ``WhistError`` for bad bots, deals or rules."""
     for level in spec.levels:
-        if level not in BOT_LEVELS:
-            raise TournamentError(f"Unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
+        check_level(level)  # a name, or a budget as in expert@100ms
     if spec.deals < 1:
         raise TournamentError(f"A tournament needs at least one deal, not {spec.deals}")
     game = spec.build_game()
