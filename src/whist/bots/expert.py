@@ -95,6 +95,7 @@ EXACT_TRICKS_BY_BUDGET = ((1.0, 10), (0.3, 9), (0.1, 8), (0.03, 7), (0.0, 6))
 DEFAULT_BUDGET = 0.1
 
 _BASIC = BasicBot()
+MEMO_LIMIT = 4096  # basic bot answers kept within one decision's search
 
 
 def budget_settings(seconds: float, base: ExpertSettings | None = None) -> ExpertSettings:
@@ -231,18 +232,34 @@ def position(view: SeatView, hands: tuple[int, ...]) -> HandState:
 
 
 def _finish_value(seat: int) -> Callable[[HandState], float]:
+    """The seat's points once the hand is finished. The basic bot's calls, bids and passes are
+    remembered for the decision's length: on one deal, the seats that choose after this one
+    in a Frisch see the same view whichever card this seat passes, and the basic bot always
+    answers a view the same way."""
+    memo: dict[SeatView, Action] = {}
+
     def value(state: HandState) -> float:
-        return finish(state).scores()[seat]
+        return finish(state, memo).scores()[seat]
 
     return value
 
 
-def finish(state: HandState) -> HandState:
-    """The hand played to its end: bids and calls by the basic bot's rules, cards by the policy."""
+def finish(state: HandState, memo: dict[SeatView, Action] | None = None) -> HandState:
+    """The hand played to its end: bids and calls by the basic bot's rules (answers kept in
+    ``memo`` where given), cards by the policy."""
     while not state.is_terminal:
         if state.phase == Phase.PLAY:
             return played_out(state)
-        state = state.apply(_BASIC.choose(seat_view(state, state.player)))
+        view = seat_view(state, state.player)
+        if memo is None:
+            action = _BASIC.choose(view)
+        else:
+            action = memo.get(view, -1)
+            if action < 0:
+                if len(memo) >= MEMO_LIMIT:  # the views of earlier deals do not come back
+                    memo.clear()
+                action = memo[view] = _BASIC.choose(view)
+        state = state.apply(action)
     return state
 
 
