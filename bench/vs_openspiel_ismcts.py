@@ -25,13 +25,17 @@ the match itself, where the count is corrected after every deal so that ISMCTS's
 stays at or above its mark. The expert's time includes rebuilding its view from oh_hell's
 information state.
 
+Our side is ``--expert``, a level as ``whist.bots.registry.make_bot`` reads it: ``expert`` (the
+anytime expert at its default CPU time a decision) by default, or ``expert@20ms``,
+``expert:deals=64``, ``expert-2026`` (the fixed 16/24-deal search that was ``expert`` before).
+
 Run:  python bench/vs_openspiel_ismcts.py [--hands 1000] [--seed 1] [--quick] [--match both]
+                                          [--factors 1,10] [--expert expert]
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import itertools
 import math
 import random
@@ -46,7 +50,6 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from whist.bots.base import Bot
-from whist.bots.expert import ExpertBot, ExpertSettings
 from whist.bots.registry import make_bot
 from whist.bots.stats import MeanInterval, mean_interval
 from whist.rl.openspiel import load
@@ -208,21 +211,11 @@ class Result:
     ismcts_made: int = 0
 
 
-def expert_bot(seed: str, budget: int) -> Bot:
-    """The expert at its default settings, or with ``budget`` times as many deals drawn a decision."""
-    if budget == 1:
-        return make_bot("expert", seed)
-    base = ExpertSettings()
-    return ExpertBot(seed, dataclasses.replace(base, play_deals=budget * base.play_deals,
-                                               bid_deals=budget * base.bid_deals,
-                                               frisch_deals=budget * base.frisch_deals))
-
-
-def run_match(match: Match, deals: Sequence[Deal], simulations: int, factor: int, seed: int, budget: int) -> Result:
+def run_match(match: Match, deals: Sequence[Deal], simulations: int, factor: int, seed: int, level: str) -> Result:
     """Every deal with each of the six seatings. After each deal ISMCTS's simulation count is
     scaled by how far its CPU time per decision so far is from ``factor`` times the expert's so
     far (with ``MARGIN``): this shared machine's speed drifts, and the drift then falls on both."""
-    experts = [expert_bot(f"{seed}/expert/{seat}", budget) for seat in range(PLAYERS)]
+    experts = [make_bot(level, f"{seed}/expert/{seat}") for seat in range(PLAYERS)]
     result = Result()
     for number, deal in enumerate(deals):
         clock = result.clock
@@ -277,11 +270,10 @@ def report(label: str, result: Result) -> None:
 
 
 def bench(match: Match, deals: Sequence[Deal], calibration: Sequence[Deal], seed: int, factors: Sequence[int],
-          budget: int) -> None:
-    print(f"\n{match.name}\n  game: {match.game_text}; ISMCTS uct_c {match.uct_c}, random rollouts")
-    if budget != 1:
-        print(f"  the expert draws {budget}x its default deals a decision")
-    experts = [expert_bot(f"{seed}/calibration/{seat}", budget) for seat in range(PLAYERS)]
+          level: str) -> None:
+    print(f"\n{match.name}\n  game: {match.game_text}; ISMCTS uct_c {match.uct_c}, random rollouts; "
+          f"our bot: {level}")
+    experts = [make_bot(level, f"{seed}/calibration/{seat}") for seat in range(PLAYERS)]
     clock, positions = Clock(), list[pyspiel.State]()
     for deal in calibration:  # the expert in every seat; ISMCTS is never asked
         play_hand(match, deal, range(PLAYERS), experts, lambda state: 0, clock, positions)
@@ -296,7 +288,7 @@ def bench(match: Match, deals: Sequence[Deal], calibration: Sequence[Deal], seed
         print(f"  ISMCTS at {factor}x: {simulations} simulations, {1000 * mean:.2f} ms a decision on "
               f"{len(sample)} calibration positions")
         start = time.time()
-        result = run_match(match, deals, simulations, factor, seed, budget)
+        result = run_match(match, deals, simulations, factor, seed, level)
         report(f"at {factor}x the expert's time", result)
         print(f"    ({time.time() - start:.0f} s wall)")
 
@@ -310,20 +302,21 @@ def main() -> None:
     parser.add_argument("--uct-c", type=float, default=10.0, help="ISMCTS's exploration constant")
     parser.add_argument("--factors", default="1,10", help="ISMCTS's CPU time as multiples of the expert's")
     parser.add_argument("--calibration-hands", type=int, default=8)
-    parser.add_argument("--expert-budget", type=int, default=1,
-                        help="the expert draws this many times its default deals a decision")
+    parser.add_argument("--expert", default="expert", help="our bot's level, as whist.bots.registry.make_bot "
+                        "reads it: expert (its default time a decision), expert@20ms, expert:deals=64, expert-2026")
     args = parser.parse_args()
     hands = 12 if args.quick else args.hands
     rng = random.Random(args.seed)
     deals = draw_deals(math.ceil(hands / len(SEATINGS)), rng)
     calibration = draw_deals(1 if args.quick else args.calibration_hands, rng)
     factors = [int(f) for f in args.factors.split(",")]
+    make_bot(args.expert)  # a bad level is refused before any hand is played
     print(f"{len(deals)} deals x {len(SEATINGS)} seatings = {len(deals) * len(SEATINGS)} hands a match; "
           f"seed {args.seed}")
     if args.match in ("oh_hell", "both"):
-        bench(OhHellMatch(args.uct_c), deals, calibration, args.seed, factors, args.expert_budget)
+        bench(OhHellMatch(args.uct_c), deals, calibration, args.seed, factors, args.expert)
     if args.match in ("whistiti", "both"):
-        bench(WhistitiMatch(args.uct_c), deals, calibration, args.seed, factors, args.expert_budget)
+        bench(WhistitiMatch(args.uct_c), deals, calibration, args.seed, factors, args.expert)
 
 
 if __name__ == "__main__":
