@@ -11,6 +11,7 @@ import pytest
 
 from whist.bots.budget import RACE_MIN_DEALS, Race
 from whist.bots.expert import DEAL_CAP, DEFAULT_BUDGET, ExpertBot, ExpertSettings, budget_settings
+from whist.bots.individual import paranoid_value_exhaustive
 from whist.bots.registry import BOT_LEVELS, UnknownLevelError, check_level, make_bot, parse_level
 from whist.bots.tournament import TournamentError, run_tournament, spec_from
 from whist.core.actions import Phase
@@ -159,7 +160,7 @@ def _settings(level: str) -> ExpertSettings:
     ("expert@250ms", 0.25, DEAL_CAP, budget_settings(0.25).exact_tricks),
     ("hard@2s", 2.0, DEAL_CAP, budget_settings(2.0).exact_tricks),
     ("expert:deals=64", None, 64, budget_settings(DEFAULT_BUDGET).exact_tricks),
-    ("expert@1.5s:deals=500,exact=9", 1.5, 500, 9),
+    ("expert@1.5s:deals=500:exact=9", 1.5, 500, 9),
     ("expert:exact=0", None, DEAL_CAP, 0),
 ])
 def test_level_strings_set_the_budget(level: str, budget: float | None, deals: int, exact: int) -> None:
@@ -175,6 +176,7 @@ def test_level_strings_set_the_budget(level: str, budget: float | None, deals: i
 @pytest.mark.parametrize(("level", "message"), [
     ("genius", "levels: random, basic"), ("expert@", "number of ms or s"), ("expert@100", "number of ms or s"),
     ("expert@0s", "more than 0"), ("expert@1h", "number of ms or s"), ("expert:deals=0", "deals is a whole number"),
+    ("expert:deals=5,exact=3", "deals is a whole number"),
     ("expert:deals=1e3", "deals is a whole number"), ("expert:exact=14", "exact is a whole number"),
     ("expert:", "deals=N and exact=N"), ("expert:speed=3", "deals=N and exact=N"),
     ("basic@1s", "only hard and expert"), ("expert-2026@1s", "a fixed reference"),
@@ -187,10 +189,38 @@ def test_bad_level_strings_are_refused_with_the_forms_there_are(level: str, mess
 
 
 def test_a_tournament_takes_levels_with_budgets() -> None:
-    spec = spec_from("classic", ["expert:deals=4", "expert-2026"], 1, seed=3)
+    spec = spec_from("classic", ["expert:deals=4:exact=6", "expert-2026"], 1, seed=3)
     result = run_tournament(spec, workers=1)
-    assert result.spec.labels == ("expert:deals=4", "expert-2026") and len(result.rows) == 2
+    assert result.spec.labels == ("expert:deals=4:exact=6", "expert-2026") and len(result.rows) == 2
     with pytest.raises(UnknownLevelError, match="number of ms or s"):
         run_tournament(spec_from("classic", ["expert@soon", "basic"], 1), workers=1)
     with pytest.raises(TournamentError):
         run_tournament(spec_from("classic", ["expert:deals=4", "basic"], 0), workers=1)
+
+
+@pytest.mark.parametrize("game_name", ["israeli", "whistiti"])
+def test_an_ending_searched_is_valued_at_what_the_seat_can_be_sure_of(game_name: str) -> None:
+    """``ending_tricks``: from that few tricks out, a card's value is the seat's paranoid value
+    (the best score it can be sure of against all the others), as plain minimax finds it."""
+    game, basic, checked = make_game(game_name), make_bot("basic"), 0
+    for k in range(12):
+        state = game.new_hand(k % game.players, f"ending/{k}", hand_number=k + 3)
+        stop = random.Random(k).randrange(4, 12)  # cards left to play
+        while not state.is_terminal and (state.phase != Phase.PLAY or sum(h.bit_count() for h in state.hands) > stop):
+            state = state.apply(basic.choose(seat_view(state, state.player)))
+        if state.is_terminal:
+            continue
+        view, seat = seat_view(state, state.player), state.player
+        value = ExpertBot(0, ExpertSettings(ending_tricks=3))._own_points(view)
+        for card in view.legal_actions:
+            after = state.apply(card)
+
+            def score(tricks: int, after: HandState = after, seat: int = seat) -> int:
+                won = after.tricks_won[:seat] + (tricks,) + after.tricks_won[seat + 1:]
+                return after._replace(tricks_won=won, phase=Phase.OVER, is_terminal=True).scores()[seat]
+
+            expected = after.scores()[seat] if after.is_terminal else paranoid_value_exhaustive(
+                after.hands, after.trump, after.leader, seat, score, after.trick, after.tricks_won[seat])
+            assert value(after) == expected
+            checked += 1
+    assert checked >= 5

@@ -46,6 +46,7 @@ from whist.bots.basic_bidding import Outlook, estimate_tricks, frisch_ranking
 from whist.bots.budget import Clock, Race
 from whist.bots.dd import solve
 from whist.bots.determinize import state_for
+from whist.bots.individual import paranoid_value
 from whist.bots.playout import final_tricks, played_out
 from whist.bots.sampling import DealSampler
 from whist.core.actions import PASS, Action, Phase, bid_level, bid_strain, contract_tricks, is_bid
@@ -74,6 +75,7 @@ class ExpertSettings:
     time_budget: float | None = None
     min_deals: int = 8
     racing: bool = False
+    ending_tricks: int = 0  # Israeli Whist and Whistiti: tricks left from which the ending is searched
 
     def with_deals(self, deals: int) -> ExpertSettings:
         """The same settings with ``deals`` deals (or a cap of that many) for every decision."""
@@ -201,7 +203,7 @@ class ExpertBot(Bot):
     def _card_value(self, view: SeatView) -> Callable[[HandState], float]:
         seat = view.seat
         if not view.rules.partnerships:
-            return _finish_value(seat)
+            return self._own_points(view) if self.settings.ending_tricks else _finish_value(seat)
         exact = self.settings.exact_tricks
 
         def side_tricks(state: HandState) -> float:
@@ -215,6 +217,24 @@ class ExpertBot(Bot):
             return won + dd_side_tricks(state, seat)
 
         return side_tricks
+
+    def _own_points(self, view: SeatView) -> Callable[[HandState], float]:
+        """Israeli Whist and Whistiti with ``ending_tricks``: once that few tricks are left, the
+        points the seat can be sure of against all the others (``individual.paranoid_value``)."""
+        seat, ending = view.seat, self.settings.ending_tricks
+
+        def points(state: HandState) -> float:
+            if state.is_terminal or state.hand_size - len(state.tricks) > ending:
+                return finish(state).scores()[seat]
+
+            def score(tricks: int) -> int:
+                won = state.tricks_won[:seat] + (tricks,) + state.tricks_won[seat + 1:]
+                return state._replace(tricks_won=won, phase=Phase.OVER, player=-1, is_terminal=True).scores()[seat]
+
+            return paranoid_value(state.hands, state.trump, state.leader, seat, score, state.trick,
+                                  state.tricks_won[seat])
+
+        return points
 
 
 def position(view: SeatView, hands: tuple[int, ...]) -> HandState:

@@ -9,9 +9,12 @@ A budget follows the name of ``hard`` or ``expert`` (the two are then the same b
 - ``expert@100ms:deals=500``: both, whichever ends the search first.
 - ``exact=N`` (with either): Classic Whist positions solved exactly from ``N`` tricks out.
 
+Settings are separated by colons (``expert@1s:deals=500:exact=9``): commas separate the bots
+of a tournament.
+
 >>> make_bot("expert@250ms").settings.time_budget
 0.25
->>> make_bot("expert:deals=64,exact=6").settings.play_deals
+>>> make_bot("expert:deals=64:exact=6").settings.play_deals
 64
 >>> make_bot("expert@fast")
 Traceback (most recent call last):
@@ -88,6 +91,8 @@ def parse_level(level: str) -> tuple[type[Bot], ExpertSettings | None]:
     for key, value in _options(level, options) if options is not None else ():
         if key == "deals":
             settings = settings.with_deals(_whole(level, key, value, 1, MAX_DEALS))
+        elif key == "ending":
+            settings = replace(settings, ending_tricks=_whole(level, key, value, 0, 13))
         else:
             settings = replace(settings, exact_tricks=_whole(level, key, value, 0, 13))
     return cls, settings
@@ -105,9 +110,9 @@ def _seconds(level: str, text: str) -> float:
 
 def _options(level: str, text: str) -> list[tuple[str, str]]:
     pairs = []
-    for item in text.split(","):
+    for item in text.split(":"):
         key, equals, value = item.partition("=")
-        if key not in ("deals", "exact") or not equals:
+        if key not in ("deals", "exact", "ending") or not equals:
             raise _unknown(level, f"the settings after ':' are deals=N and exact=N, not {quoted(item)}")
         pairs.append((key, value))
     return pairs
