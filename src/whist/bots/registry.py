@@ -7,7 +7,9 @@ A budget follows the name of ``hard`` or ``expert`` (the two are then the same b
 - ``expert:deals=64``: exactly 64 deals a decision (fewer where the race is settled early):
   the same choices for the same seed on any machine, for reproducible tournaments.
 - ``expert@100ms:deals=500``: both, whichever ends the search first.
-- ``exact=N`` (with either): Classic Whist positions solved exactly from ``N`` tricks out.
+- ``exact=N`` (with either): Classic Whist positions solved exactly from ``N`` tricks out;
+  ``ending=N``: Israeli Whist and Whistiti endings searched from ``N`` tricks out
+  (``ExpertSettings.ending_tricks``, off by default).
 
 Settings are separated by colons (``expert@1s:deals=500:exact=9``): commas separate the bots
 of a tournament.
@@ -113,7 +115,7 @@ def _options(level: str, text: str) -> list[tuple[str, str]]:
     for item in text.split(":"):
         key, equals, value = item.partition("=")
         if key not in ("deals", "exact", "ending") or not equals:
-            raise _unknown(level, f"the settings after ':' are deals=N and exact=N, not {quoted(item)}")
+            raise _unknown(level, f"the settings after ':' are deals=N, exact=N and ending=N, not {quoted(item)}")
         pairs.append((key, value))
     return pairs
 
