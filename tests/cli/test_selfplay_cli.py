@@ -78,3 +78,15 @@ def test_out_is_required(runner: CliRunner) -> None:
     result = runner.invoke(app, ["selfplay", "--hands", "1"])
     assert result.exit_code == 2
     assert "Missing option '--out'" in result.output
+
+
+def test_a_level_that_searches_by_time_is_noted_as_depending_on_the_machine(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["selfplay", "--game", "whistiti", "--bots", "expert@5ms,basic", "--hands", "1",
+                                      "--out", str(tmp_path / "out"), "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert "Note: expert@5ms searches for a time a decision" in result.output
+    assert "expert:deals=N gives the same rows" in result.output
+    quiet = CliRunner().invoke(app, ["selfplay", "--game", "whistiti", "--bots", "expert:deals=4,basic", "--hands", "1",
+                                     "--out", str(tmp_path / "capped"), "--workers", "1"])
+    assert quiet.exit_code == 0, quiet.output
+    assert "Note:" not in quiet.output

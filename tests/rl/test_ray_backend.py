@@ -46,7 +46,7 @@ def test_selfplay_on_ray_writes_the_bytes_the_local_backend_writes(session: RayS
 
 
 def test_whist_selfplay_backend_ray_equals_backend_local(session: RaySession, tmp_path: Path) -> None:
-    args = ["selfplay", "--game", "whistiti", "--bots", "expert,basic", "--hands", "5", "--chunk-hands", "2",
+    args = ["selfplay", "--game", "whistiti", "--bots", "expert:deals=8,basic", "--hands", "5", "--chunk-hands", "2",
             "--seed", "21"]
     runner = CliRunner()
     local = runner.invoke(app, [*args, "--out", str(tmp_path / "local"), "--workers", "1"])

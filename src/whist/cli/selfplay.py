@@ -44,9 +44,12 @@ def selfplay(
         "--option", "-o", metavar="NAME=VALUE", help="Set a rule option; repeatable (see: whist rules).")] = None,
     bots: Annotated[str, typer.Option(
         help=f"Comma-separated bot levels ({', '.join(BOT_LEVELS)}); with several, they take the seats in turn "
-             "(seat s of hand h: level (s + h) mod the number of levels).")] = "basic",
+             "(seat s of hand h: level (s + h) mod the number of levels). expert:deals=N searches a fixed number "
+             "of deals: the same rows on any machine, where expert (by CPU time) depends on the machine's speed."
+    )] = "basic",
     hands: Annotated[int, typer.Option(min=1, help="Hands to play.")] = 100,
-    seed: Annotated[int, typer.Option(help="Seed of the deals and the bots: the same seed, the same files.")] = 0,
+    seed: Annotated[int, typer.Option(
+        help="Seed of the deals and the bots: the same seed, the same files (bots without a time budget).")] = 0,
     chunk_hands: Annotated[int, typer.Option(
         min=1, help="Hands in each Parquet file (part-00000.parquet, ...), each one unit of work.")] = 100,
     workers: Annotated[int | None, typer.Option(
@@ -61,7 +64,7 @@ def selfplay(
     final points. _selfplay.json in --out describes the run and every column.
     """
     try:  # the rl extra; imported here so that the other commands start without pyarrow
-        from whist.rl.selfplay import check_spec, prepare_folder, run_selfplay, selfplay_spec
+        from whist.rl.selfplay import check_spec, prepare_folder, run_selfplay, selfplay_spec, timed_levels
     except ImportError as error:
         typer.echo(f"Error: whist selfplay needs the rl extra ({error}); install it with: pip install 'whist[rl]'",
                    err=True)
@@ -75,6 +78,9 @@ def selfplay(
     except WhistError as error:
         refuse(str(error))
     console = Console(highlight=False)
+    for level in timed_levels(spec.levels):
+        typer.echo(f"Note: {level} searches for a time a decision, so its rows depend on this machine's speed and "
+                   f"load; {level.split('@')[0]}:deals=N gives the same rows for the seed on any machine", err=True)
     with ray_session(backend, ray_address, workers) as session:
         console.print(f"{hand_game.title}: {', '.join(spec.levels)}; {count_text(hands, 'hand')} in "
                       f"{count_text(spec.chunks, 'file')}, seed {seed}, on {backend.value}", markup=False)

@@ -36,7 +36,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from whist.bots.base import ActionValues, Bot
-from whist.bots.registry import BOT_LEVELS, make_bot
+from whist.bots.expert import ExpertSettings
+from whist.bots.registry import check_level, make_bot, parse_level
 from whist.core.actions import Phase
 from whist.core.errors import WhistError
 from whist.core.games import make_game
@@ -97,13 +98,29 @@ def check_spec(spec: SelfPlaySpec) -> HandGame:
     if not spec.levels:
         raise SelfPlayError("Self-play needs at least one bot level")
     for level in spec.levels:
-        if level not in BOT_LEVELS:
-            raise SelfPlayError(f"Unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
+        check_level(level)
     if spec.hands < 1:
         raise SelfPlayError(f"Self-play needs at least one hand, not {spec.hands}")
     if spec.chunk_hands < 1:
         raise SelfPlayError(f"A chunk holds at least one hand, not {spec.chunk_hands}")
     return spec.build_game()
+
+
+def timed_levels(levels: Iterable[str]) -> list[str]:
+    """The levels that search for a time a decision (``expert`` and ``hard`` by default): their
+    choices, so the rows, depend on the machine's speed and load. A deal cap
+    (``expert:deals=64``) gives the same rows on every machine.
+
+    >>> timed_levels(["basic", "expert", "expert:deals=64", "expert-2026"])
+    ['expert']
+    """
+    timed = []
+    for level in levels:
+        bot_class, settings = parse_level(level)
+        settings = settings or getattr(bot_class, "settings", None)
+        if isinstance(settings, ExpertSettings) and settings.time_budget is not None:
+            timed.append(level)
+    return timed
 
 
 # The rows ----------------------------------------------------------------------------------------
