@@ -162,20 +162,25 @@ class Clock:
     ismcts: list[float] = field(default_factory=list)
 
 
+PHASES = ("all", "bid", "play")  # where our bot decides in its seats (ISMCTS takes the rest)
+
+
 def play_hand(match: Match, deal: Deal, expert_seats: Sequence[int], experts: Sequence[Bot],
               ismcts_step: Callable[[pyspiel.State], int], clock: Clock,
-              positions: list[pyspiel.State] | None = None) -> list[float]:
+              positions: list[pyspiel.State] | None = None, ours: str = "all") -> list[float]:
     state = match.deal(deal)
     while not state.is_terminal():
         seat = state.current_player()
-        choice = len(state.legal_actions()) > 1
-        if choice and positions is not None:
+        legal = state.legal_actions()
+        bidding = min(legal) >= 52  # both games number the cards 0..51 and their bids above
+        expert = seat in expert_seats and ours in ("all", "bid" if bidding else "play")
+        if len(legal) > 1 and positions is not None:
             positions.append(state.clone())
         start = time.process_time()
-        action = match.expert_action(experts[seat], state) if seat in expert_seats else ismcts_step(state)
+        action = match.expert_action(experts[seat], state) if expert else ismcts_step(state)
         spent = time.process_time() - start
-        if choice:
-            (clock.expert if seat in expert_seats else clock.ismcts).append(spent)
+        if len(legal) > 1:
+            (clock.expert if expert else clock.ismcts).append(spent)
         state.apply_action(action)
     return list(state.returns())
 
@@ -211,30 +216,34 @@ class Result:
     ismcts_made: int = 0
 
 
-def run_match(match: Match, deals: Sequence[Deal], simulations: int, factor: int, seed: int, level: str) -> Result:
+def run_match(match: Match, deals: Sequence[Deal], simulations: int, factor: int, seed: int, level: str,
+              ours: str, calibrated: float) -> Result:
     """Every deal with each of the six seatings. After each deal ISMCTS's simulation count is
     scaled by how far its CPU time per decision so far is from ``factor`` times the expert's so
-    far (with ``MARGIN``): this shared machine's speed drifts, and the drift then falls on both."""
+    far (with ``MARGIN``): this shared machine's speed drifts, and the drift then falls on both.
+    Where our bot decides only bids or only cards, its time in the calibration (``calibrated``,
+    every decision) stays the mark."""
     experts = [make_bot(level, f"{seed}/expert/{seat}") for seat in range(PLAYERS)]
     result = Result()
     for number, deal in enumerate(deals):
         clock = result.clock
         if clock.ismcts:
-            wanted = factor * statistics.fmean(clock.expert) * MARGIN
+            mark = statistics.fmean(clock.expert) if ours == "all" else calibrated
+            wanted = factor * mark * MARGIN
             simulations = max(2, round(simulations * wanted / statistics.fmean(clock.ismcts)))
         result.simulations.append(simulations)
         step = match.ismcts(simulations, seed + number)
         per_seating = []
         for seats in SEATINGS:
-            points = play_hand(match, deal, seats, experts, step, result.clock)
-            ours = statistics.fmean(points[s] for s in seats)
+            points = play_hand(match, deal, seats, experts, step, result.clock, ours=ours)
+            mine = statistics.fmean(points[s] for s in seats)
             theirs = statistics.fmean(points[s] for s in range(PLAYERS) if s not in seats)
-            result.expert_points.append(ours)
+            result.expert_points.append(mine)
             result.ismcts_points.append(theirs)
             # A made bid scores 10 and more, a missed one -5 a trick or less.
             result.expert_made += sum(points[s] > 0 for s in seats)
             result.ismcts_made += sum(points[s] > 0 for s in range(PLAYERS) if s not in seats)
-            per_seating.append(ours - theirs)
+            per_seating.append(mine - theirs)
         result.differences.append(statistics.fmean(per_seating))
     return result
 
@@ -270,9 +279,11 @@ def report(label: str, result: Result) -> None:
 
 
 def bench(match: Match, deals: Sequence[Deal], calibration: Sequence[Deal], seed: int, factors: Sequence[int],
-          level: str) -> None:
+          level: str, ours: str = "all") -> None:
     print(f"\n{match.name}\n  game: {match.game_text}; ISMCTS uct_c {match.uct_c}, random rollouts; "
           f"our bot: {level}")
+    if ours != "all":
+        print(f"  our bot decides only the {'bids' if ours == 'bid' else 'cards'} of its seats; ISMCTS the rest")
     experts = [make_bot(level, f"{seed}/calibration/{seat}") for seat in range(PLAYERS)]
     clock, positions = Clock(), list[pyspiel.State]()
     for deal in calibration:  # the expert in every seat; ISMCTS is never asked
@@ -288,8 +299,11 @@ def bench(match: Match, deals: Sequence[Deal], calibration: Sequence[Deal], seed
         print(f"  ISMCTS at {factor}x: {simulations} simulations, {1000 * mean:.2f} ms a decision on "
               f"{len(sample)} calibration positions")
         start = time.time()
-        result = run_match(match, deals, simulations, factor, seed, level)
+        result = run_match(match, deals, simulations, factor, seed, level, ours, expert_time)
         report(f"at {factor}x the expert's time", result)
+        if ours != "all":
+            print("    (our bot's decisions here are only its bids or only its cards: ISMCTS's mark stays "
+                  f"{factor}x the expert's time over every decision in the calibration)")
         print(f"    ({time.time() - start:.0f} s wall)")
 
 
@@ -302,6 +316,9 @@ def main() -> None:
     parser.add_argument("--uct-c", type=float, default=10.0, help="ISMCTS's exploration constant")
     parser.add_argument("--factors", default="1,10", help="ISMCTS's CPU time as multiples of the expert's")
     parser.add_argument("--calibration-hands", type=int, default=8)
+    parser.add_argument("--ours", choices=PHASES, default="all",
+                        help="where our bot decides in its seats: everything, or only the bids or the cards "
+                             "(ISMCTS decides the rest): which part of the game wins or loses")
     parser.add_argument("--expert", default="expert", help="our bot's level, as whist.bots.registry.make_bot "
                         "reads it: expert (its default time a decision), expert@20ms, expert:deals=64, expert-2026")
     args = parser.parse_args()
@@ -314,9 +331,9 @@ def main() -> None:
     print(f"{len(deals)} deals x {len(SEATINGS)} seatings = {len(deals) * len(SEATINGS)} hands a match; "
           f"seed {args.seed}")
     if args.match in ("oh_hell", "both"):
-        bench(OhHellMatch(args.uct_c), deals, calibration, args.seed, factors, args.expert)
+        bench(OhHellMatch(args.uct_c), deals, calibration, args.seed, factors, args.expert, args.ours)
     if args.match in ("whistiti", "both"):
-        bench(WhistitiMatch(args.uct_c), deals, calibration, args.seed, factors, args.expert)
+        bench(WhistitiMatch(args.uct_c), deals, calibration, args.seed, factors, args.expert, args.ours)
 
 
 if __name__ == "__main__":
