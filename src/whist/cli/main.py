@@ -18,7 +18,7 @@ from whist.cli.analyze import run_analyze
 from whist.cli.check import run_check
 from whist.cli.errors import WhistGroup
 from whist.cli.errors import usage_error as refuse
-from whist.cli.options import build_game, check_bot_level, default_bot_level
+from whist.cli.options import PresetOption, RuleOptions, build_game, check_bot_level, default_bot_level
 from whist.cli.play import TerminalGame
 from whist.cli.rulesinfo import all_rules
 from whist.cli.scores import final_results
@@ -86,9 +86,8 @@ PLAYERS_HELP = ("Whistiti: 3 to 7. Israeli Whist: 3 plays without the clubs (for
 @app.command()
 def play(
     game: Annotated[GameName, typer.Option("--game", "-g", help="The game.")] = FIRST_GAME,
-    preset: Annotated[str | None, typer.Option(help="A named set of rule options (see: whist rules).")] = None,
-    option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", metavar="NAME=VALUE", help="Set a rule option; repeatable (see: whist rules).")] = None,
+    preset: PresetOption = None,
+    option: RuleOptions = None,
     seed: Annotated[int | None, typer.Option(
         help="Seed of the deals and the bots; random by default, and printed so that a game can be replayed.")
     ] = None,

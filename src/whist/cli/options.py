@@ -7,11 +7,22 @@ same ``NAME=VALUE`` options and the game is built by ``make_game`` like any othe
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Annotated
+
+import typer
 
 from whist.bots.registry import BOT_LEVELS
 from whist.core.errors import RulesError
-from whist.core.games import game_for_rules, make_game, make_rules
+from whist.core.games import GAMES, game_for_rules, make_game, make_rules
 from whist.core.handgame import HandGame
+
+# The options every command that builds a game shares (play, tournament, selfplay).
+*_others, _last = GAMES
+GAME_CHOICES = f"{', '.join(_others)} or {_last}."  # from the registry: "israeli, classic or whistiti."
+GameOption = Annotated[str, typer.Option("--game", "-g", help=GAME_CHOICES)]
+PresetOption = Annotated[str | None, typer.Option(help="A named set of rule options (see: whist rules).")]
+RuleOptions = Annotated[list[str] | None, typer.Option(
+    "--option", "-o", metavar="NAME=VALUE", help="Set a rule option; repeatable (see: whist rules).")]
 
 PREFERRED_BOT = "basic"
 

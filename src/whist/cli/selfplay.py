@@ -15,13 +15,9 @@ from rich.text import Text
 from whist.bots.registry import BOT_LEVELS
 from whist.cli.backends import BACKEND_HELP, RAY_ADDRESS_HELP, Backend, check_backend, ray_session
 from whist.cli.errors import usage_error
-from whist.cli.options import parse_options
+from whist.cli.options import GameOption, PresetOption, RuleOptions, parse_options
 from whist.core.errors import WhistError
-from whist.core.games import GAMES
 from whist.core.wording import count_text
-
-*_others, _last = GAMES
-GAME_CHOICES = f"{', '.join(_others)} or {_last}."
 
 
 def refuse(message: str) -> NoReturn:
@@ -38,10 +34,9 @@ class HandsPerSecond(ProgressColumn):
 
 def selfplay(
     out: Annotated[Path, typer.Option(help="The folder to write the Parquet files and _selfplay.json to.")],
-    game: Annotated[str, typer.Option("--game", "-g", help=GAME_CHOICES)] = "israeli",
-    preset: Annotated[str | None, typer.Option(help="A named set of rule options (see: whist rules).")] = None,
-    option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", metavar="NAME=VALUE", help="Set a rule option; repeatable (see: whist rules).")] = None,
+    game: GameOption = "israeli",
+    preset: PresetOption = None,
+    option: RuleOptions = None,
     bots: Annotated[str, typer.Option(
         help=f"Comma-separated bot levels ({', '.join(BOT_LEVELS)}); with several, they take the seats in turn "
              "(seat s of hand h: level (s + h) mod the number of levels). expert:deals=N searches a fixed number "

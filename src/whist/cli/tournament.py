@@ -27,7 +27,7 @@ from whist.bots.tournament import (
 )
 from whist.cli.backends import BACKEND_HELP, RAY_ADDRESS_HELP, Backend, check_backend, ray_session
 from whist.cli.errors import usage_error
-from whist.cli.options import parse_options
+from whist.cli.options import GameOption, PresetOption, RuleOptions, parse_options
 from whist.cli.tournamentchart import write_chart
 from whist.core.errors import WhistError
 from whist.core.games import GAMES
@@ -38,15 +38,12 @@ def refuse(message: str) -> NoReturn:
     usage_error(message, "whist tournament")
 
 
-*_others, _last = GAMES
-GAME_CHOICES = f"{', '.join(_others)} or {_last}."  # from the registry: "israeli, classic or whistiti."
 
 
 def tournament(
-    game: Annotated[str, typer.Option("--game", "-g", help=GAME_CHOICES)] = "israeli",
-    preset: Annotated[str | None, typer.Option(help="A named set of rule options (see: whist rules).")] = None,
-    option: Annotated[list[str] | None, typer.Option(
-        "--option", "-o", metavar="NAME=VALUE", help="Set a rule option; repeatable (see: whist rules).")] = None,
+    game: GameOption = "israeli",
+    preset: PresetOption = None,
+    option: RuleOptions = None,
     bots: Annotated[str, typer.Option(
         help=f"Comma-separated bot levels, two or more ({', '.join(BOT_LEVELS)}); "
              "Classic Whist takes two, one for each side.")] = "basic,random",
