@@ -17,7 +17,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser, Playwright, expect, sync_playwright
 from psycopg import sql
 from sqlalchemy.engine import make_url
 
@@ -110,8 +110,15 @@ def playwright() -> Iterator[Playwright]:
         yield p
 
 
+# Playwright's assertions wait 5 s by default: a loaded two-core machine has taken longer to lay
+# out a page (seen as a flaky failure in a full run). The pages' own timeouts are raised the same
+# way in e2e_kit.browser_page.
+EXPECT_TIMEOUT_MS = 15_000
+
+
 @pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)
     browser = playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"])
     yield browser
     browser.close()
