@@ -47,6 +47,7 @@ from whist.bots.budget import Clock, Race
 from whist.bots.dd import solve
 from whist.bots.determinize import state_for
 from whist.bots.individual import paranoid_value
+from whist.bots.inference import InferringSampler
 from whist.bots.playout import final_tricks, played_out
 from whist.bots.sampling import DealSampler
 from whist.core.actions import PASS, Action, Phase, bid_level, bid_strain, contract_tricks, is_bid
@@ -76,6 +77,7 @@ class ExpertSettings:
     min_deals: int = 8
     racing: bool = False
     ending_tricks: int = 0  # Israeli Whist and Whistiti: tricks left from which the ending is searched
+    bid_inference: bool = False  # deals drawn by how likely they make the others' bids (whist.bots.inference)
 
     def with_deals(self, deals: int) -> ExpertSettings:
         """The same settings with ``deals`` deals (or a cap of that many) for every decision."""
@@ -190,7 +192,7 @@ class ExpertBot(Bot):
                 remembered: dict[int, int], clock: Clock) -> None:
         """Deals drawn one at a time, every candidate still in ``race`` scored on each, until the
         cap, the time (the last deal's cost must fit again) or a settled race stops it."""
-        sampler = DealSampler(view, remembered)
+        sampler = InferringSampler(view, remembered) if self.settings.bid_inference else DealSampler(view, remembered)
         cost = 0.0
         while race.deals < deals:
             if race.deals >= self.settings.min_deals and (race.settled() or not clock.allows(cost)):

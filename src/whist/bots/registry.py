@@ -9,7 +9,8 @@ A budget follows the name of ``hard`` or ``expert`` (the two are then the same b
 - ``expert@100ms:deals=500``: both, whichever ends the search first.
 - ``exact=N`` (with either): Classic Whist positions solved exactly from ``N`` tricks out;
   ``ending=N``: Israeli Whist and Whistiti endings searched from ``N`` tricks out
-  (``ExpertSettings.ending_tricks``, off by default).
+  (``ExpertSettings.ending_tricks``, off by default);
+  ``infer=1``: deals drawn by how likely they make the others' bids (``whist.bots.inference``).
 
 Settings are separated by colons (``expert@1s:deals=500:exact=9``): commas separate the bots
 of a tournament.
@@ -95,6 +96,8 @@ def parse_level(level: str) -> tuple[type[Bot], ExpertSettings | None]:
             settings = settings.with_deals(_whole(level, key, value, 1, MAX_DEALS))
         elif key == "ending":
             settings = replace(settings, ending_tricks=_whole(level, key, value, 0, 13))
+        elif key == "infer":
+            settings = replace(settings, bid_inference=bool(_whole(level, key, value, 0, 1)))
         else:
             settings = replace(settings, exact_tricks=_whole(level, key, value, 0, 13))
     return cls, settings
@@ -114,8 +117,9 @@ def _options(level: str, text: str) -> list[tuple[str, str]]:
     pairs = []
     for item in text.split(":"):
         key, equals, value = item.partition("=")
-        if key not in ("deals", "exact", "ending") or not equals:
-            raise _unknown(level, f"the settings after ':' are deals=N, exact=N and ending=N, not {quoted(item)}")
+        if key not in ("deals", "exact", "ending", "infer") or not equals:
+            raise _unknown(level, f"the settings after ':' are deals=N, exact=N, ending=N and infer=0|1, "
+                                  f"not {quoted(item)}")
         pairs.append((key, value))
     return pairs
 

@@ -1,0 +1,102 @@
+"""Inference from the bids: deals drawn in proportion to how likely each is to have produced
+the contracts the other seats bid.
+
+``whist.bots.sampling`` draws deals uniformly among those consistent with the cards seen, as if
+a seat that bid 5 tricks could as well hold nothing. Here the others are modelled as bidding
+by the basic bot's estimate of their hand (``whist.bots.basic_bidding.estimate_tricks``, with
+its declarer bonus and its zero line), off by a normal error of ``BID_SPREAD`` tricks: a seat
+whose imagined hand is worth ``e`` tricks bids ``b`` with a likelihood proportional to
+``exp(-(b - e)^2 / (2 BID_SPREAD^2))``. The model is a prior over people's bids as much as a
+description of the basic bot: the search bots bid within two tricks of the basic estimate,
+people further.
+
+Rejection sampling turns the uniform draws into draws from the posterior: a deal is kept with
+a chance equal to its likelihood (at most 1), so the kept deals are distributed as uniform x
+likelihood, normalised. A view whose bids no deal explains well (a player who bid wildly)
+would make that slow, so after ``MAX_TRIES`` draws the likeliest of them is taken: the search
+then leans on the bids as far as its time allows and never stalls.
+
+Only what the seat saw is used: the contracts are public, the others' hands at their bid are
+the imagined hands now plus the cards they have played since (nothing else moves between the
+bids and the play).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping
+
+from whist.bots.basic_bidding import DECLARER_BONUS, ZERO_LINE, Outlook, estimate_tricks
+from whist.bots.sampling import Deal, DealSampler, game_pack
+from whist.core.cards import CardSet
+from whist.core.views import SeatView
+
+BID_SPREAD = 1.0  # tricks: the spread of the others' bids around the basic estimate of their hand
+MAX_TRIES = 24  # draws a deal may take before the likeliest one drawn is used
+
+
+class BidLikelihood:
+    """How likely a deal makes the contracts that the other seats of ``view`` have bid."""
+
+    def __init__(self, view: SeatView, spread: float = BID_SPREAD) -> None:
+        self.view = view
+        self.pack = game_pack(view)
+        self.scale = -1 / (2 * spread * spread)
+        self.bidders = tuple(s for s, bid in enumerate(view.contracts) if bid >= 0 and s != view.seat)
+        played = [0] * view.players
+        for leader, cards, _ in view.tricks:  # cards in playing order, from the leader
+            for offset, card in enumerate(cards):
+                played[(leader + offset) % view.players] |= 1 << card
+        for seat, card in view.trick:
+            played[seat] |= 1 << card
+        self.played = tuple(played)
+
+    def __bool__(self) -> bool:
+        return bool(self.bidders)
+
+    def expected_bid(self, seat: int, hand: CardSet) -> float:
+        """The contract the basic bot would aim at with ``hand`` (the seat's cards at its bid)."""
+        view = self.view
+        estimate = estimate_tricks(hand, view.trump, Outlook(view.players, view.hand_size, self.pack & ~hand))
+        if seat == view.declarer and view.rules.has_auction:
+            estimate += DECLARER_BONUS
+        if view.rules.rewards_zero_bids and estimate < ZERO_LINE:
+            estimate = 0.0
+        return estimate
+
+    def __call__(self, deal: Deal) -> float:
+        """The likelihood of the bids seen, given ``deal`` (each seat's cards now), at most 1."""
+        exponent = 0.0
+        for seat in self.bidders:
+            miss = self.view.contracts[seat] - self.expected_bid(seat, deal[seat] | self.played[seat])
+            exponent += miss * miss
+        return math.exp(self.scale * exponent)
+
+
+class InferringSampler:
+    """A ``DealSampler`` whose deals follow the bids: same ``sample(rng)``, posterior draws."""
+
+    def __init__(self, view: SeatView, remembered: Mapping[int, CardSet] | None = None,
+                 spread: float = BID_SPREAD) -> None:
+        self.uniform = DealSampler(view, remembered)
+        self.likelihood = BidLikelihood(view, spread)
+        self.tries = 0  # draws made, for the bench: ``tries / deals`` is the price of inference
+        self.deals = 0
+
+    def sample(self, rng: random.Random) -> Deal:
+        self.deals += 1
+        if not self.likelihood:
+            self.tries += 1
+            return self.uniform.sample(rng)
+        best: Deal = ()
+        best_weight = -1.0
+        for _ in range(MAX_TRIES):
+            self.tries += 1
+            deal = self.uniform.sample(rng)
+            weight = self.likelihood(deal)
+            if rng.random() < weight:
+                return deal
+            if weight > best_weight:
+                best, best_weight = deal, weight
+        return best
