@@ -25,6 +25,7 @@ from whist.cli.scores import final_results
 from whist.cli.selfplay import selfplay
 from whist.cli.session import Seats, make_seats, save_record
 from whist.cli.tournament import tournament
+from whist.cli.train import train
 from whist.cli.watch import watch as watch_game
 from whist.core.errors import WhistError
 from whist.core.games import GAMES
@@ -234,6 +235,7 @@ def serve(
 
 app.command()(tournament)
 app.command()(selfplay)
+app.command()(train)
 
 
 def main() -> None:
