@@ -4,7 +4,9 @@ network equal to scikit-learn's, the same weights for the same data and seed, an
 from __future__ import annotations
 
 import json
+import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -126,3 +128,10 @@ def test_without_scikit_learn_the_train_extra_is_named(israeli_data: Path, tmp_p
     monkeypatch.setitem(sys.modules, "sklearn.neural_network", None)  # import fails as if not installed
     message = refused(["--data", str(israeli_data), "--out", str(tmp_path / "m.npz")])
     assert "pip install 'whist[train]'" in message
+
+
+def test_the_docs_example_runs(rl_doc_examples: Callable[[str], list[str]], capsys: pytest.CaptureFixture[str]
+                               ) -> None:
+    (example,) = rl_doc_examples("The learned trick estimator")
+    exec(compile(example, "docs/rl.md", "exec"), {})
+    assert re.fullmatch(r"\d+ bids to learn from, \d+ held out\n", capsys.readouterr().out)

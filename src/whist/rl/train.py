@@ -229,7 +229,7 @@ def fit(rows: ContractRows, seed: int, hidden: Sequence[int] = DEFAULT_HIDDEN,
     mean = train.features.mean(axis=0)
     scale = train.features.std(axis=0)
     scale[scale == 0] = 1.0  # a column that never varies in training stays as it is
-    mlp = mlp_class(hidden_layer_sizes=tuple(hidden), alpha=1e-3, batch_size=min(128, len(train)),
+    mlp = mlp_class(hidden_layer_sizes=tuple(hidden), alpha=1e-3, batch_size=min(128, int(0.9 * len(train))),
                     learning_rate_init=1e-3,
                     max_iter=200, early_stopping=True, validation_fraction=0.1, n_iter_no_change=15,
                     random_state=seed)
