@@ -4,18 +4,20 @@ a few decisions where the right answer is clear."""
 from __future__ import annotations
 
 import ast
+import random
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from whist.bots import basic_bidding
 from whist.bots.base import Bot, RandomBot
 from whist.bots.basic import BasicBot
 from whist.bots.registry import make_bot
 from whist.bots.runner import play_to_end
 from whist.core.actions import PASS, Action, Phase, bid_action, contract_action, contract_tricks, is_bid
-from whist.core.cards import CardSet, card_set, parse_card, parse_hand
+from whist.core.cards import NO_TRUMP, SUIT_MASKS, SUITS, CardSet, card_set, cards_in, parse_card, parse_hand
 from whist.core.classic import ClassicWhist
 from whist.core.games import make_game
 from whist.core.handgame import HandGame
@@ -289,3 +291,24 @@ def test_classic_second_hand_low_third_hand_high_and_ruffs_opponents() -> None:
     assert basic_choice(state) == parse_card("2H")  # second hand low
     state = state.apply(parse_card("2H"))
     assert basic_choice(state) == parse_card("QH")  # third hand high
+
+
+def test_remembered_suit_values_are_the_values_computed_afresh() -> None:
+    """The memo of suit valuations is keyed by all they read: over hands of every size, packs
+    with a suit left out and three to six players, a remembered answer is the fresh one."""
+    rng = random.Random(5)
+    for _ in range(400):
+        size = rng.randrange(1, 14)
+        hand = card_set(rng.sample(range(52), size))
+        pack = (1 << 52) - 1 if rng.random() < 0.7 else ((1 << 52) - 1) & ~SUIT_MASKS[0]
+        outlook = basic_bidding.Outlook(rng.choice([3, 4, 5, 6]), size, pack & ~hand)
+        for strain in [*SUITS, NO_TRUMP]:
+            remembered = basic_bidding.card_values(hand, strain, outlook)
+            drawn = outlook.top_cards(hand, strain) if strain != NO_TRUMP else 0
+            fresh: dict[int, float] = {}
+            for suit in SUITS:
+                mine = cards_in(hand & SUIT_MASKS[suit])[::-1]
+                fresh.update(basic_bidding._valued_suit(mine, suit, strain, outlook, drawn))
+            if strain != NO_TRUMP:
+                basic_bidding._add_ruffs(fresh, hand, strain, outlook)
+            assert remembered == fresh

@@ -92,7 +92,27 @@ class Outlook:
         return sum(1 for card in cards_in(hand & SUIT_MASKS[suit]) if not self.unknown & cards_above(card))
 
 
+_SUIT_MEMO: dict[tuple[object, ...], dict[Card, float]] = {}
+SUIT_MEMO_LIMIT = 1 << 16
+
+
 def _suit_values(mine: list[Card], suit: Suit, strain: int, outlook: Outlook, drawn: int) -> dict[Card, float]:
+    """``_valued_suit``, remembered: a search values thousands of imagined hands, whose suits
+    repeat far more often than the hands. The key is everything the valuation reads: the
+    unknown cards of this suit, and only the counts of the rest (the trump's for the ruffs)."""
+    unknown = outlook.unknown
+    trumps_unknown = (unknown & SUIT_MASKS[strain]).bit_count() if strain not in (NO_TRUMP, suit) else -1
+    key = (tuple(mine), suit, strain, drawn, unknown & SUIT_MASKS[suit], trumps_unknown, unknown.bit_count(),
+           outlook.players, outlook.hand_size)
+    values = _SUIT_MEMO.get(key)
+    if values is None:
+        if len(_SUIT_MEMO) >= SUIT_MEMO_LIMIT:
+            _SUIT_MEMO.clear()
+        values = _SUIT_MEMO[key] = _valued_suit(mine, suit, strain, outlook, drawn)
+    return values
+
+
+def _valued_suit(mine: list[Card], suit: Suit, strain: int, outlook: Outlook, drawn: int) -> dict[Card, float]:
     """Values of one suit's cards, highest first in ``mine``.
 
     A card wins when the others hold no more higher cards than those already spent on beating
