@@ -178,9 +178,9 @@ def test_level_strings_set_the_budget(level: str, budget: float | None, deals: i
     ("expert@0s", "more than 0"), ("expert@1h", "number of ms or s"), ("expert:deals=0", "deals is a whole number"),
     ("expert:deals=5,exact=3", "deals is a whole number"),
     ("expert:deals=1e3", "deals is a whole number"), ("expert:exact=14", "exact is a whole number"),
-    ("expert:", r"deals=N, exact=N, ending=N and infer=0\|1"),
-    ("expert:speed=3", r"deals=N, exact=N, ending=N and infer=0\|1"),
-    ("expert:infer=2", "infer is a whole number from 0 to 1"),
+    ("expert:", r"deals=N, exact=N, ending=N and infer=0\|1\|2"),
+    ("expert:speed=3", r"deals=N, exact=N, ending=N and infer=0\|1\|2"),
+    ("expert:infer=3", "infer is a whole number from 0 to 2"),
     ("basic@1s", "only hard and expert"), ("expert-2026@1s", "a fixed reference"),
 ])
 def test_bad_level_strings_are_refused_with_the_forms_there_are(level: str, message: str) -> None:

@@ -109,3 +109,16 @@ def test_before_any_bid_the_draws_are_the_uniform_samplers() -> None:
     sampler = InferringSampler(view)
     assert [sampler.sample(random.Random(9)) for _ in range(3)] == \
         [DealSampler(view).sample(random.Random(9)) for _ in range(3)]
+
+
+def test_the_learned_estimator_can_model_the_bids() -> None:
+    rng = random.Random(6)
+    for state, view in play_views("israeli", 6, seed=12):
+        sampler = InferringSampler(view, learned=True)
+        likelihood = sampler.likelihood
+        assert likelihood.learned is not None
+        for seat in likelihood.bidders:
+            hand = state.hands[seat] | likelihood.played[seat]
+            assert likelihood.expected_bid(seat, hand) == pytest.approx(
+                likelihood.learned.tricks_for(hand, view.trump, seat, view)) or likelihood.expected_bid(seat, hand) == 0
+        assert sampler.uniform.constraints.is_consistent(sampler.sample(rng))

@@ -47,7 +47,7 @@ from whist.bots.budget import Clock, Race
 from whist.bots.dd import solve
 from whist.bots.determinize import state_for
 from whist.bots.individual import paranoid_value
-from whist.bots.inference import InferringSampler
+from whist.bots.inference import LEARNED_BIDS, NO_INFERENCE, InferringSampler
 from whist.bots.playout import final_tricks, played_out
 from whist.bots.sampling import DealSampler
 from whist.core.actions import PASS, Action, Phase, bid_level, bid_strain, contract_tricks, is_bid
@@ -77,7 +77,9 @@ class ExpertSettings:
     min_deals: int = 8
     racing: bool = False
     ending_tricks: int = 0  # Israeli Whist and Whistiti: tricks left from which the ending is searched
-    bid_inference: bool = False  # deals drawn by how likely they make the others' bids (whist.bots.inference)
+    # Deals drawn by how likely they make the others' bids (whist.bots.inference), the bids modelled by
+    # the basic bot's estimate (BASIC_BIDS) or the learned estimator (LEARNED_BIDS); NO_INFERENCE: uniform.
+    bid_inference: int = NO_INFERENCE
 
     def with_deals(self, deals: int) -> ExpertSettings:
         """The same settings with ``deals`` deals (or a cap of that many) for every decision."""
@@ -192,7 +194,9 @@ class ExpertBot(Bot):
                 remembered: dict[int, int], clock: Clock) -> None:
         """Deals drawn one at a time, every candidate still in ``race`` scored on each, until the
         cap, the time (the last deal's cost must fit again) or a settled race stops it."""
-        sampler = InferringSampler(view, remembered) if self.settings.bid_inference else DealSampler(view, remembered)
+        inference = self.settings.bid_inference
+        sampler = DealSampler(view, remembered) if inference == NO_INFERENCE else \
+            InferringSampler(view, remembered, learned=inference == LEARNED_BIDS)
         cost = 0.0
         while race.deals < deals:
             if race.deals >= self.settings.min_deals and (race.settled() or not clock.allows(cost)):

@@ -8,7 +8,9 @@ its declarer bonus and its zero line), off by a normal error of ``BID_SPREAD`` t
 whose imagined hand is worth ``e`` tricks bids ``b`` with a likelihood proportional to
 ``exp(-(b - e)^2 / (2 BID_SPREAD^2))``. The model is a prior over people's bids as much as a
 description of the basic bot: the search bots bid within two tricks of the basic estimate,
-people further.
+people further. The learned trick estimator (``whist.bots.learned``, trained on expert
+self-play) can stand in for the basic estimate: it guesses the tricks a hand takes in its
+seat's place, with the contracts bid before it.
 
 Rejection sampling turns the uniform draws into draws from the posterior: a deal is kept with
 a chance equal to its likelihood (at most 1), so the kept deals are distributed as uniform x
@@ -31,10 +33,12 @@ import random
 from collections.abc import Mapping
 
 from whist.bots.basic_bidding import DECLARER_BONUS, ZERO_LINE, Outlook, estimate_tricks
+from whist.bots.learned import LearnedEstimator
 from whist.bots.sampling import Deal, DealSampler, game_pack
 from whist.core.cards import CardSet
 from whist.core.views import SeatView
 
+NO_INFERENCE, BASIC_BIDS, LEARNED_BIDS = 0, 1, 2  # the expert's ``bid_inference``: off, or the model of bids
 BID_SPREAD = 1.0  # tricks: the spread of the others' bids around the basic estimate of their hand
 MAX_TRIES = 24  # draws a deal may take before the likeliest one drawn is used
 
@@ -42,8 +46,9 @@ MAX_TRIES = 24  # draws a deal may take before the likeliest one drawn is used
 class BidLikelihood:
     """How likely a deal makes the contracts that the other seats of ``view`` have bid."""
 
-    def __init__(self, view: SeatView, spread: float = BID_SPREAD) -> None:
+    def __init__(self, view: SeatView, spread: float = BID_SPREAD, learned: bool = False) -> None:
         self.view = view
+        self.learned = LearnedEstimator.load(view.game) if learned else None
         self.pack = game_pack(view)
         self.scale = -1 / (2 * spread * spread)
         # The declarer first, then the highest bids: the likeliest to turn a deal down early.
@@ -61,8 +66,13 @@ class BidLikelihood:
         return bool(self.bidders)
 
     def expected_bid(self, seat: int, hand: CardSet) -> float:
-        """The contract the basic bot would aim at with ``hand`` (the seat's cards at its bid)."""
+        """The contract the basic bot would aim at with ``hand`` (the seat's cards at its bid); with
+        the learned estimator, the tricks it expects of ``hand`` in the seat's place (it knows who
+        won the auction, so no declarer's bonus), zero below the basic bot's zero line."""
         view = self.view
+        if self.learned is not None:
+            tricks = self.learned.tricks_for(hand, view.trump, seat, view)
+            return 0.0 if view.rules.rewards_zero_bids and tricks < ZERO_LINE else tricks
         estimate = estimate_tricks(hand, view.trump, Outlook(view.players, view.hand_size, self.pack & ~hand))
         if seat == view.declarer and view.rules.has_auction:
             estimate += DECLARER_BONUS
@@ -97,9 +107,9 @@ class InferringSampler:
     """A ``DealSampler`` whose deals follow the bids: same ``sample(rng)``, posterior draws."""
 
     def __init__(self, view: SeatView, remembered: Mapping[int, CardSet] | None = None,
-                 spread: float = BID_SPREAD) -> None:
+                 spread: float = BID_SPREAD, learned: bool = False) -> None:
         self.uniform = DealSampler(view, remembered)
-        self.likelihood = BidLikelihood(view, spread)
+        self.likelihood = BidLikelihood(view, spread, learned)
         self.tries = 0  # draws made, for the bench: ``tries / deals`` is the price of inference
         self.deals = 0
 

@@ -10,7 +10,8 @@ A budget follows the name of ``hard`` or ``expert`` (the two are then the same b
 - ``exact=N`` (with either): Classic Whist positions solved exactly from ``N`` tricks out;
   ``ending=N``: Israeli Whist and Whistiti endings searched from ``N`` tricks out
   (``ExpertSettings.ending_tricks``, off by default);
-  ``infer=1``: deals drawn by how likely they make the others' bids (``whist.bots.inference``).
+  ``infer=1``: deals drawn by how likely they make the others' bids (``whist.bots.inference``),
+  by the basic bot's estimate of a hand; ``infer=2``: by the learned trick estimator.
 
 Settings are separated by colons (``expert@1s:deals=500:exact=9``): commas separate the bots
 of a tournament.
@@ -97,7 +98,7 @@ def parse_level(level: str) -> tuple[type[Bot], ExpertSettings | None]:
         elif key == "ending":
             settings = replace(settings, ending_tricks=_whole(level, key, value, 0, 13))
         elif key == "infer":
-            settings = replace(settings, bid_inference=bool(_whole(level, key, value, 0, 1)))
+            settings = replace(settings, bid_inference=_whole(level, key, value, 0, 2))
         else:
             settings = replace(settings, exact_tricks=_whole(level, key, value, 0, 13))
     return cls, settings
@@ -118,7 +119,7 @@ def _options(level: str, text: str) -> list[tuple[str, str]]:
     for item in text.split(":"):
         key, equals, value = item.partition("=")
         if key not in ("deals", "exact", "ending", "infer") or not equals:
-            raise _unknown(level, f"the settings after ':' are deals=N, exact=N, ending=N and infer=0|1, "
+            raise _unknown(level, f"the settings after ':' are deals=N, exact=N, ending=N and infer=0|1|2, "
                                   f"not {quoted(item)}")
         pairs.append((key, value))
     return pairs
