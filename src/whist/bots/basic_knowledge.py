@@ -49,6 +49,18 @@ def played_cards(view: SeatView) -> CardSet:
     return played
 
 
+def played_by_seat(view: SeatView) -> tuple[CardSet, ...]:
+    """Per seat, the cards it has played this hand (a trick's cards are in playing order, from
+    its leader)."""
+    played = [0] * view.players
+    for leader, cards, _ in view.tricks:
+        for offset, card in enumerate(cards):
+            played[(leader + offset) % view.players] |= 1 << card
+    for seat, card in view.trick:
+        played[seat] |= 1 << card
+    return tuple(played)
+
+
 def shown_voids(view: SeatView) -> tuple[int, ...]:
     """Per seat, a bit per suit the seat failed to follow, so it holds none of it."""
     voids = [0] * view.players

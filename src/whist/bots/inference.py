@@ -33,6 +33,7 @@ import random
 from collections.abc import Mapping
 
 from whist.bots.basic_bidding import DECLARER_BONUS, ZERO_LINE, Outlook, estimate_tricks
+from whist.bots.basic_knowledge import played_by_seat
 from whist.bots.learned import LearnedEstimator
 from whist.bots.sampling import Deal, DealSampler, game_pack
 from whist.core.cards import CardSet
@@ -54,13 +55,7 @@ class BidLikelihood:
         # The declarer first, then the highest bids: the likeliest to turn a deal down early.
         bidders = [s for s, bid in enumerate(view.contracts) if bid >= 0 and s != view.seat]
         self.bidders = tuple(sorted(bidders, key=lambda s: (s != view.declarer, -view.contracts[s])))
-        played = [0] * view.players
-        for leader, cards, _ in view.tricks:  # cards in playing order, from the leader
-            for offset, card in enumerate(cards):
-                played[(leader + offset) % view.players] |= 1 << card
-        for seat, card in view.trick:
-            played[seat] |= 1 << card
-        self.played = tuple(played)
+        self.played = played_by_seat(view)
 
     def __bool__(self) -> bool:
         return bool(self.bidders)
