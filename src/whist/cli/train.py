@@ -35,7 +35,8 @@ def train(
     seed: Annotated[int, typer.Option(
         help="Seed of the held-out split and of the training: the same data and seed, the same file.")] = 0,
     holdout: Annotated[float, typer.Option(help="The share of the hands held out to measure the model.")] = 0.2,
-    hidden: Annotated[str, typer.Option(help="Width of each hidden layer, comma-separated.")] = "64,32",
+    hidden: Annotated[str, typer.Option(help="Width of each hidden layer, comma-separated.")] = "32",
+    alpha: Annotated[float, typer.Option(help="L2 weight decay of the network (scikit-learn's alpha).")] = 1.0,
 ) -> None:
     """Train the learned trick estimator on self-play data.
 
@@ -55,6 +56,8 @@ def train(
         refuse(f"--hidden needs at least one layer, each at least 1 wide, not {hidden!r}")
     if not 0 < holdout < 1:
         refuse(f"--holdout is a share of the hands, above 0 and below 1, not {holdout}")
+    if not alpha >= 0:
+        refuse(f"--alpha is a weight decay, 0 or more, not {alpha}")
     console = Console(highlight=False)
     try:
         require_sklearn()
@@ -65,7 +68,7 @@ def train(
             task = progress.add_task("hands", total=None)
             rows = contract_rows(data, game, lambda done, total: progress.update(task, completed=done, total=total))
         console.print(f"{len(rows):,} contract bids of {game} from {data}; training with seed {seed}", markup=False)
-        result = fit(rows, seed, widths, holdout, {"data": str(data), "game": game})
+        result = fit(rows, seed, widths, holdout, {"data": str(data), "game": game}, alpha)
     except WhistError as error:
         typer.echo(f"Error: {error}", err=True)
         raise typer.Exit(1) from None
