@@ -7,7 +7,9 @@ from __future__ import annotations
 import io
 import json
 import random
+import tomllib
 import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -219,3 +221,18 @@ def test_a_spectator_has_no_hand_to_estimate() -> None:
     state = make_game("israeli").new_hand(0, "spectator")
     with pytest.raises(ValueError, match="spectator"):
         features(seat_view(state, -1))
+
+
+def test_the_shipped_weights_are_package_data() -> None:
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "bots/models/*.npz" in pyproject["tool"]["setuptools"]["package-data"]["whist"]
+    assert "numpy" in " ".join(pyproject["project"]["dependencies"])  # a plain install runs the network
+
+
+@pytest.mark.parametrize("game", [game for game in shipped_games() if game != "israeli"])
+def test_every_other_shipped_estimator_predicts_within_the_hand(game: str) -> None:
+    estimator = LearnedEstimator.load(game)
+    assert estimator.model.game == game and estimator.model.training["game"] == game
+    for _state, at_bid, later in played_hands(game, 4):
+        for view in [*at_bid.values(), *later]:
+            assert 0 <= estimator.tricks(view) <= view.hand_size
