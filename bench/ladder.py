@@ -32,6 +32,7 @@ import itertools
 import json
 import shlex
 import sys
+import textwrap
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -203,6 +204,12 @@ def rate_hand(ratings: dict[str, PlackettLuceRating], hand: Hand, side_of: Seque
         ratings[level] = MODEL.rating(mu=old.mu + mu_change, sigma=old.sigma * factor)
 
 
+def ladder_order(level: str) -> tuple[int, str]:
+    """random first, then the ladder from easy up, then any other level by name."""
+    order = ("random", *LADDER)
+    return (order.index(level), "") if level in order else (len(order), level)
+
+
 def rate_games(hands: Sequence[Hand]) -> dict[str, dict[str, tuple[float, float]]]:
     """Per game, each level's (mu, sigma), shifted so that medium's mu is 25."""
     by_game: dict[str, list[Hand]] = {}
@@ -219,7 +226,7 @@ def rate_games(hands: Sequence[Hand]) -> dict[str, dict[str, tuple[float, float]
             rate_hand(ratings, hand, side_of)
         shift = ANCHOR_MU - ratings[ANCHOR_LEVEL].mu if ANCHOR_LEVEL in ratings else 0.0
         table[game_name] = {level: (round(r.mu + shift, 2), round(r.sigma, 2))
-                            for level, r in sorted(ratings.items(), key=lambda item: item[1].mu)}
+                            for level, r in sorted(ratings.items(), key=lambda item: ladder_order(item[0]))}
     return table
 
 
@@ -228,9 +235,10 @@ def ratings_module(table: dict[str, dict[str, tuple[float, float]]], played_by: 
     lines = [
         '"""The bot levels\' ratings per game, measured by the ladder\'s round robin. Generated: do not edit.',
         "",
-        f"Made on {today} by: {this_command()}",
+        f"Made on {today} by:",
+        *wrapped(this_command()),
         f"from {hands} hands, played by:",
-        *(f"    {command}" for command in played_by),
+        *(line for command in played_by for line in wrapped(command)),
         "Each value is (mu, sigma) on OpenSkill's Plackett-Luce model, shifted so that medium (the",
         "basic bot) has mu 25, where a new player starts; see bench/ladder.py.",
         '"""',
@@ -238,10 +246,17 @@ def ratings_module(table: dict[str, dict[str, tuple[float, float]]], played_by: 
         "LADDER_RATINGS: dict[str, dict[str, tuple[float, float]]] = {",
     ]
     for game, levels in sorted(table.items()):
-        cells = ", ".join(f'"{level}": ({mu}, {sigma})' for level, (mu, sigma) in levels.items())
-        lines.append(f'    "{game}": {{{cells}}},')
+        lines.append(f'    "{game}": {{')
+        lines.extend(f'        "{level}": ({mu}, {sigma}),' for level, (mu, sigma) in levels.items())
+        lines.append("    },")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def wrapped(command: str) -> list[str]:
+    """A command in lines short enough for the generated module, the lines after the first indented."""
+    lines = textwrap.wrap(command, 96, break_long_words=False, break_on_hyphens=False)
+    return [f"    {lines[0]}"] + [f"        {line}" for line in lines[1:]]
 
 
 def run_round_robin(args: argparse.Namespace) -> None:

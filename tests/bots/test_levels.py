@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from whist.bots.expert import DEFAULT_BUDGET, ExpertBot, ExpertSettings
+from whist.bots.ladder_ratings import LADDER_RATINGS
 from whist.bots.levels import Expert2026Bot, HardBot
 from whist.bots.registry import BOT_LEVELS, make_bot
+from whist.core.games import GAMES
 
 
 def test_hard_plays_with_the_settings_of_expert_2026() -> None:
@@ -28,3 +32,15 @@ def test_hard_with_a_budget_is_the_anytime_expert_at_that_budget() -> None:
     assert isinstance(bot, HardBot) and bot.settings.time_budget == 0.05
 
 
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_each_game_has_a_measured_rating_for_every_level(game: str) -> None:
+    levels = LADDER_RATINGS[game]
+    assert list(levels) == ["random", "easy", "medium", "hard", "expert"]
+    assert levels["medium"][0] == 25.0  # the anchor: where a new player starts
+    assert all(0 < sigma < 25 / 3 for _, sigma in levels.values())  # surer than a new player
+    mu = {level: rating[0] for level, rating in levels.items()}
+    # What the round robin measured; hard and expert are not in order in Israeli Whist at 60
+    # hands a pair (docs/benchmarks.md, "The ladder"), so their order is not asserted.
+    assert mu["random"] < mu["easy"] < mu["medium"] < min(mu["hard"], mu["expert"])

@@ -15,7 +15,7 @@ from whist.core.actions import action_name
 from whist.core.records import replay
 from whist.server.app import create_app
 from whist.server.db import Store
-from whist.server.ratings import BOT_RATINGS
+from whist.server.ratings import bot_rating
 from whist.server.settings import ServerSettings
 
 
@@ -71,9 +71,10 @@ def test_a_finished_game_in_history_replay_record_stats_and_ratings(client: Test
     assert {k: stats["stats"][k] for k in expected} == expected
     assert stats["stats"]["contracts_made_pct"] == 100.0 * expected["contracts_made"] / len(contracts)
 
-    # Rated once: the rating equals one Plackett-Luce update against three fixed basic bots.
+    # Rated once: the rating equals one Plackett-Luce update against three fixed basic bots, at
+    # the basic bot's rating in Israeli Whist.
     model = PlackettLuce()
-    bot = BOT_RATINGS["basic"]
+    bot = bot_rating("basic", "israeli")
     teams = [[model.rating()]] + [[model.rating(mu=bot[0], sigma=bot[1])] for _ in range(3)]
     [[mine], *_] = model.rate(teams, ranks=[float(p) for p in final["score"]["places"]])
     rating = stats["rating"]
@@ -116,7 +117,7 @@ def test_classic_partners_are_rated_as_a_side(client: TestClient) -> None:
     assert places[0] == places[2] and places[1] == places[3]
     assert client.get("/api/history").json()["games"][0]["places"] == places
     model = PlackettLuce()
-    bot = BOT_RATINGS["basic"]
+    bot = bot_rating("basic", "classic")
     teams = [[model.rating(), model.rating(mu=bot[0], sigma=bot[1])],
              [model.rating(mu=bot[0], sigma=bot[1]), model.rating(mu=bot[0], sigma=bot[1])]]
     [[mine, _], _] = model.rate(teams, ranks=[float(places[0]), float(places[1])])

@@ -16,7 +16,7 @@ from sqlalchemy import text
 from starlette.middleware.sessions import SessionMiddleware
 
 import whist
-from whist.server import api_history, api_players, api_rules, api_sheets, api_tables
+from whist.server import api_history, api_levels, api_players, api_rules, api_sheets, api_tables
 from whist.server.db import Store
 from whist.server.hub import Hub
 from whist.server.limits import Clock, RateLimiter
@@ -56,7 +56,7 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
                        same_site="lax", https_only=settings.https_only, max_age=180 * 24 * 3600)
     # Replays and score sheets are tens of kilobytes of JSON: compressed for phones.
     app.add_middleware(GZipMiddleware, minimum_size=2048)
-    for part in (api_players, api_tables, api_history, api_sheets, api_rules):
+    for part in (api_players, api_tables, api_history, api_sheets, api_rules, api_levels):
         app.include_router(part.router)
 
     @app.get("/health")

@@ -2,8 +2,10 @@
 
 Each seat is a team of one (in Classic Whist each side is a team of two partners) and the final
 places are the ranks, ties included. Only people are rated. A bot is an opponent (or a partner)
-with a fixed rating per level (``BOT_RATINGS``), never updated: a small sigma says the model knows
-how strong it is, so a win against the basic bot counts for more than one against the random bot.
+with a fixed rating per level and game (``bot_rating``), never updated: the ratings the levels
+earned in the ladder's round robin (``whist.bots.ladder_ratings``, on this same model), where the
+basic bot has mu 25, a new player's. Their small sigma says the model knows how strong a bot is,
+so a win against the expert counts for more than one against the random bot.
 A human seat that nobody took was played by the stand-in bot and counts as it. A game is rated
 once, in the transaction that stores its last action: the live table hands
 ``rate_finished_game`` to ``Store.append_action``.
@@ -12,6 +14,7 @@ once, in the transaction that stores its last action: the live table hands
 from __future__ import annotations
 
 import logging
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +24,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
+from whist.bots.ladder_ratings import LADDER_RATINGS
 from whist.server.db import ratings, seats, tables, users
 from whist.server.replay import replay_match
 from whist.server.standin import STAND_IN_LEVEL, playing_level
@@ -29,12 +33,23 @@ log = logging.getLogger("whist.server")
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3: a new player's rating
 ORDINAL_Z = 3.0  # the leaderboard's ordinal is mu - 3 sigma: how good a player surely is
-# Fixed ratings of the bots, by level. A new player starts level with the basic bot, but unsure.
-# The order follows the levels' strength; the gaps are a guess until enough rated games measure them.
+
+
+def _with_aliases(levels: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """Levels that are another level's bot under a second name: medium is the basic bot, and
+    hard plays with the settings of expert-2026 (``tests/bots/test_levels.py`` holds them equal)."""
+    return {**levels, "basic": levels["medium"], "expert-2026": levels["hard"]}
+
+
+# Fixed ratings of the bots, by game and level, as measured; a new player starts level with the
+# basic bot, but unsure.
+BOT_RATINGS_BY_GAME: dict[str, dict[str, tuple[float, float]]] = {
+    game: _with_aliases(levels) for game, levels in LADDER_RATINGS.items()}
+# For a game the ladder has not measured: each level's mean over the games that it has.
 BOT_RATINGS: dict[str, tuple[float, float]] = {
-    "random": (15.0, 1.0), "easy": (20.0, 1.0), "basic": (25.0, 1.0), "medium": (25.0, 1.0),
-    "hard": (28.0, 1.0), "expert": (30.0, 1.0),
-}
+    level: (statistics.fmean(g[level][0] for g in BOT_RATINGS_BY_GAME.values()),
+            statistics.fmean(g[level][1] for g in BOT_RATINGS_BY_GAME.values()))
+    for level in next(iter(BOT_RATINGS_BY_GAME.values()))}
 
 
 @dataclass(frozen=True)
@@ -51,8 +66,10 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - ORDINAL_Z * sigma
 
 
-def bot_rating(level: str | None) -> tuple[float, float]:
-    return BOT_RATINGS.get(playing_level(level), BOT_RATINGS[STAND_IN_LEVEL])
+def bot_rating(level: str | None, game: str | None = None) -> tuple[float, float]:
+    """The fixed (mu, sigma) of a bot of ``level`` in ``game``; a seat without a bot plays as the stand-in."""
+    table = BOT_RATINGS_BY_GAME.get(game or "", BOT_RATINGS)
+    return table.get(playing_level(level), table[STAND_IN_LEVEL])
 
 
 def rate_game(competitors: Sequence[Competitor], places: Sequence[int]) -> dict[int, tuple[float, float]]:
@@ -113,7 +130,7 @@ def _rate(c: Connection, table_id: str) -> None:
             mu, sigma = current[s.user_id]
             competitors.append(Competitor(s.user_id, mu, sigma, team))
         else:
-            competitors.append(Competitor(None, *bot_rating(s.bot_level), team))
+            competitors.append(Competitor(None, *bot_rating(s.bot_level, row["game"]), team))
     for user_id, (mu, sigma) in rate_game(competitors, match.places()).items():
         c.execute(update(ratings).where(ratings.c.user_id == user_id)
                   .values(mu=mu, sigma=sigma, games=ratings.c.games + 1))

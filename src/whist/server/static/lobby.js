@@ -1,7 +1,8 @@
 // The lobby: sign in (guest or account), create a table, and list the public tables to join or watch.
 "use strict";
 
-const SEAT_CHOICES = ["me", "human", "bot:easy", "bot:medium", "bot:hard", "bot:expert", "bot:basic", "bot:random"];
+// The bot levels come from GET /api/levels with their ratings; these serve until it answers.
+let botLevels = ["easy", "medium", "hard", "expert", "basic", "random"].map((level) => ({ level, ratings: {} }));
 const REFRESH_MS = 3000;
 
 const $ = (id) => document.getElementById(id);
@@ -91,8 +92,7 @@ function fillSeats() {
   const n = seatCount();
   const rows = [];
   for (let seat = 0; seat < n; seat += 1) {
-    const select = element("select", { id: `seat-${seat}`, dataset: { seat: String(seat) } },
-      SEAT_CHOICES.map((choice) => element("option", { value: choice, text: whist.t(seatChoiceKey(choice)) })));
+    const select = element("select", { id: `seat-${seat}`, dataset: { seat: String(seat) } }, seatOptions());
     select.value = before[seat] ?? (seat === 0 ? "me" : "bot:basic");
     select.addEventListener("change", () => {
       if (select.value !== "me") return;  // one "me" only: another seat that said so opens for a human
@@ -105,8 +105,28 @@ function fillSeats() {
   box.replaceChildren(...rows);
 }
 
-function seatChoiceKey(choice) {
-  return choice.startsWith("bot:") ? `seat.bot_${choice.slice(4)}` : `seat.${choice}`;
+// Me, open for a human, and each bot level with its rating in the chosen game, on the
+// leaderboard's scale (mu - 3 sigma), so a player can tell how hard the table will be.
+function seatOptions() {
+  const game = $("game").value;
+  const bots = botLevels.map(({ level, ratings }) => {
+    const rating = ratings[game];
+    const name = whist.t(`seat.bot_${level}`);
+    const option = element("option", { value: `bot:${level}`,
+      text: rating ? whist.t("seat.bot_rated", { bot: name, rating: rating.ordinal.toFixed(1) }) : name });
+    if (rating) option.title = `μ ${rating.mu.toFixed(2)}, σ ${rating.sigma.toFixed(2)}`;
+    return option;
+  });
+  return [element("option", { value: "me", text: whist.t("seat.me") }),
+    element("option", { value: "human", text: whist.t("seat.human") }), ...bots];
+}
+
+async function loadLevels() {
+  try {
+    botLevels = (await whist.api("/api/levels")).levels;
+  } catch (error) {
+    // The menu keeps its levels without ratings: a table can still be set up.
+  }
 }
 
 function tableRequest() {
@@ -227,7 +247,7 @@ async function start() {
   wireSignIn();
   wireCreate();
   try {
-    rulesByGame = await whist.rules.load();
+    [rulesByGame] = await Promise.all([whist.rules.load(), loadLevels()]);
   } catch (error) {
     $("create-error").textContent = error.message;
   }
