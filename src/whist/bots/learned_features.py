@@ -21,9 +21,9 @@ import numpy as np
 import numpy.typing as npt
 
 from whist.bots.basic_bidding import Outlook, estimate_tricks
-from whist.bots.basic_knowledge import game_deck
+from whist.bots.basic_knowledge import game_deck, played_by_seat
 from whist.core.actions import bid_level
-from whist.core.cards import NO_TRUMP, RANKS_PER_SUIT, SUIT_MASKS, SUITS, CardSet, Suit, card_set
+from whist.core.cards import NO_TRUMP, RANKS_PER_SUIT, SUIT_MASKS, SUITS, CardSet, Suit
 from whist.core.views import SeatView
 
 MAX_PLAYERS = 4
@@ -89,10 +89,7 @@ def contracts_before(seat: int, view: SeatView) -> dict[int, int]:
 def hand_at_bid(view: SeatView) -> CardSet:
     """The viewing seat's cards as they were when contracts were bid: those it holds and those it
     has played since."""
-    played = card_set(card for seat, card in view.trick if seat == view.seat)
-    for leader, cards, _winner in view.tricks:
-        played |= card_set(card for i, card in enumerate(cards) if (leader + i) % view.players == view.seat)
-    return view.hand | played
+    return view.hand | played_by_seat(view)[view.seat] if view.seat >= 0 else view.hand
 
 
 def features_for(hand: CardSet, trump: int, seat: int, view: SeatView) -> npt.NDArray[np.float64]:
