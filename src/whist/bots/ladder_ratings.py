@@ -2,12 +2,14 @@
 
 Made on 2026-12-02 by:
     python bench/ladder.py --round-robin --from-rows /tmp/ladder/rr_s1.jsonl
-        /tmp/ladder/rr_random.jsonl --write
-from 3780 hands, played by:
+        /tmp/ladder/rr_random.jsonl /tmp/ladder/rr_he_s2.jsonl --write
+from 4020 hands, played by:
     python bench/ladder.py --round-robin --hands 60 --seed 1 --workers 1 --rows
         /tmp/ladder/rr_s1.jsonl
     python bench/ladder.py --round-robin --levels random,easy,medium --hands 300 --seed 0 --workers
         1 --rows /tmp/ladder/rr_random.jsonl
+    python bench/ladder.py --round-robin --games israeli --levels hard,expert --hands 240 --seed 2
+        --workers 1 --rows /tmp/ladder/rr_he_s2.jsonl
 Each value is (mu, sigma) on OpenSkill's Plackett-Luce model, shifted so that medium (the
 basic bot) has mu 25, where a new player starts; see bench/ladder.py.
 """
@@ -21,11 +23,11 @@ LADDER_RATINGS: dict[str, dict[str, tuple[float, float]]] = {
         "expert": (26.18, 1.52),
     },
     "israeli": {
-        "random": (6.65, 1.72),
-        "easy": (16.44, 1.68),
+        "random": (6.67, 1.71),
+        "easy": (16.45, 1.68),
         "medium": (25.0, 1.67),
-        "hard": (30.73, 1.79),
-        "expert": (29.83, 1.79),
+        "hard": (29.06, 1.64),
+        "expert": (31.38, 1.64),
     },
     "whistiti": {
         "random": (13.84, 1.71),
