@@ -12,23 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from whist.bots.basic_knowledge import played_by_seat
 from whist.bots.sampling import game_pack
 from whist.core.actions import PASS, Phase
 from whist.core.cards import CardSet
 from whist.core.games import game_for_rules
 from whist.core.state import HandState
 from whist.core.views import SeatView
-
-
-def played_by_seat(view: SeatView) -> list[CardSet]:
-    """The cards each seat has played so far, the trick under way included."""
-    played = [0] * view.players
-    for leader, cards, _ in view.tricks:
-        for i, card in enumerate(cards):
-            played[(leader + i) % view.players] |= 1 << card
-    for seat, card in view.trick:
-        played[seat] |= 1 << card
-    return played
 
 
 def state_for(view: SeatView, hands: Sequence[CardSet]) -> HandState:

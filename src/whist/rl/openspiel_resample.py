@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 import pyspiel
 
-from whist.bots.determinize import played_by_seat
+from whist.bots.basic_knowledge import played_by_seat
 from whist.bots.sampling import DealSampler
 from whist.core.actions import Phase
 from whist.core.cards import CardSet, cards_in, iter_cards
