@@ -49,7 +49,7 @@ FEATURE_NAMES: tuple[str, ...] = (
 def suit_order(hand: CardSet, trump: int) -> list[Suit]:
     """The trump suit first, then the other suits longest first (higher cards first among equals).
 
-    >>> from whist.core.cards import HEARTS, parse_card
+    >>> from whist.core.cards import HEARTS, card_set, parse_card
     >>> hand = card_set(parse_card(c) for c in ("AS", "KS", "2C", "3D", "4D"))
     >>> suit_order(hand, HEARTS)  # hearts, then spades (AK beats the 43 of diamonds), diamonds, clubs
     [2, 3, 1, 0]
