@@ -12,6 +12,7 @@ import pytest
 
 from whist.bots.basic import BasicBot
 from whist.bots.inference import MAX_TRIES, BidLikelihood, InferringSampler
+from whist.bots.registry import make_bot
 from whist.bots.sampling import DealSampler
 from whist.core.actions import Phase
 from whist.core.games import make_game
@@ -122,3 +123,16 @@ def test_the_learned_estimator_can_model_the_bids() -> None:
             assert likelihood.expected_bid(seat, hand) == pytest.approx(
                 likelihood.learned.tricks_for(hand, view.trump, seat, view)) or likelihood.expected_bid(seat, hand) == 0
         assert sampler.uniform.constraints.is_consistent(sampler.sample(rng))
+
+
+@pytest.mark.parametrize(("game_name", "options"), [("whistiti", {"players": "5"}), ("classic", {})])
+def test_where_no_learned_estimator_serves_the_table_the_basic_estimate_models_the_bids(
+        game_name: str, options: dict[str, str]) -> None:
+    bot = make_bot("expert:deals=4:infer=2", seed=1)
+    game = make_game(game_name, options=options)
+    state = game.new_hand(0, 7, len(game.rules.hand_sizes()) - 1 if game_name == "whistiti" else 0)  # type: ignore[attr-defined]
+    while not state.is_terminal:
+        view = seat_view(state, state.player)
+        if view.phase == Phase.PLAY and any(bid >= 0 for bid in view.contracts):
+            assert InferringSampler(view, learned=True).likelihood.learned is None
+        state = state.apply(bot.choose(view))

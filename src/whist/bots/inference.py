@@ -34,7 +34,8 @@ from collections.abc import Mapping
 
 from whist.bots.basic_bidding import DECLARER_BONUS, ZERO_LINE, Outlook, estimate_tricks
 from whist.bots.basic_knowledge import played_by_seat
-from whist.bots.learned import LearnedEstimator
+from whist.bots.learned import LearnedEstimator, shipped_games
+from whist.bots.learned_features import MAX_PLAYERS
 from whist.bots.sampling import Deal, DealSampler, game_pack
 from whist.core.cards import CardSet
 from whist.core.views import SeatView
@@ -49,12 +50,12 @@ class BidLikelihood:
 
     def __init__(self, view: SeatView, spread: float = BID_SPREAD, learned: bool = False) -> None:
         self.view = view
-        self.learned = LearnedEstimator.load(view.game) if learned else None
         self.pack = game_pack(view)
         self.scale = -1 / (2 * spread * spread)
         # The declarer first, then the highest bids: the likeliest to turn a deal down early.
         bidders = [s for s, bid in enumerate(view.contracts) if bid >= 0 and s != view.seat]
         self.bidders = tuple(sorted(bidders, key=lambda s: (s != view.declarer, -view.contracts[s])))
+        self.learned = learned_estimator(view) if learned and self.bidders else None
         self.played = played_by_seat(view)
 
     def __bool__(self) -> bool:
@@ -96,6 +97,15 @@ class BidLikelihood:
             if rng.random() >= likelihood:
                 return passed, weight
         return len(self.bidders), weight
+
+
+def learned_estimator(view: SeatView) -> LearnedEstimator | None:
+    """The learned estimator for the view's table, or None where none serves it (a game without
+    shipped weights, a Whistiti table of more players than it knows): the basic estimate then
+    models the bids, so ``infer=2`` plays at any table."""
+    if view.game not in shipped_games() or view.players > MAX_PLAYERS:
+        return None
+    return LearnedEstimator.load(view.game)
 
 
 class InferringSampler:
