@@ -42,7 +42,7 @@ from whist.core.views import SeatView
 
 NO_INFERENCE, BASIC_BIDS, LEARNED_BIDS = 0, 1, 2  # the expert's ``bid_inference``: off, or the model of bids
 BID_SPREAD = 1.0  # tricks: the spread of the others' bids around the basic estimate of their hand
-MAX_TRIES = 24  # draws a deal may take before the likeliest one drawn is used
+MAX_TRIES = 24  # draws a deal may take before the one that got furthest is used
 
 
 class BidLikelihood:

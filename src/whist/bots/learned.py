@@ -128,6 +128,7 @@ class TrickModel:
         return loaded if isinstance(loaded, dict) else {}
 
 
+@functools.cache  # the package's files do not change while it runs
 def shipped_games() -> tuple[str, ...]:
     """The games with an estimator inside the package."""
     folder = resources.files("whist.bots").joinpath("models")
