@@ -110,6 +110,7 @@ def test_missing_empty_and_foreign_data_are_refused(tmp_path: Path, israeli_data
     assert "Unknown game 'poker'" in refused(["--data", str(israeli_data), "--out", out, "-g", "poker"])
     assert "--holdout" in refused(["--data", str(israeli_data), "--out", out, "--holdout", "1.5"])
     assert "--hidden" in refused(["--data", str(israeli_data), "--out", out, "--hidden", "wide"])
+    assert "1 to 4096 wide" in refused(["--data", str(israeli_data), "--out", out, "--hidden", "64,99999999"])
     assert "--alpha" in refused(["--data", str(israeli_data), "--out", out, "--alpha", "-1"])
 
 

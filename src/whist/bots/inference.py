@@ -31,14 +31,16 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from whist.bots.basic_bidding import DECLARER_BONUS, ZERO_LINE, Outlook, estimate_tricks
 from whist.bots.basic_knowledge import played_by_seat
-from whist.bots.learned import LearnedEstimator, shipped_games
-from whist.bots.learned_features import MAX_PLAYERS
 from whist.bots.sampling import Deal, DealSampler, game_pack
 from whist.core.cards import CardSet
 from whist.core.views import SeatView
+
+if TYPE_CHECKING:
+    from whist.bots.learned import LearnedEstimator
 
 NO_INFERENCE, BASIC_BIDS, LEARNED_BIDS = 0, 1, 2  # the expert's ``bid_inference``: off, or the model of bids
 BID_SPREAD = 1.0  # tricks: the spread of the others' bids around the basic estimate of their hand
@@ -103,6 +105,10 @@ def learned_estimator(view: SeatView) -> LearnedEstimator | None:
     """The learned estimator for the view's table, or None where none serves it (a game without
     shipped weights, a Whistiti table of more players than it knows): the basic estimate then
     models the bids, so ``infer=2`` plays at any table."""
+    # Imported here: the network needs numpy, half the expert's import time, and only infer=2 uses it.
+    from whist.bots.learned import LearnedEstimator, shipped_games
+    from whist.bots.learned_features import MAX_PLAYERS
+
     if view.game not in shipped_games() or view.players > MAX_PLAYERS:
         return None
     return LearnedEstimator.load(view.game)

@@ -15,6 +15,8 @@ from whist.cli.errors import usage_error
 from whist.cli.options import GameOption
 from whist.core.errors import WhistError
 
+MAX_WIDTH = 4096  # a wider layer is a typo, and would ask for gigabytes of weights
+
 
 def refuse(message: str) -> NoReturn:
     usage_error(message, "whist train")
@@ -52,8 +54,8 @@ def train(
                    err=True)
         raise typer.Exit(1) from None
     widths = parse_hidden(hidden)
-    if not widths or min(widths) < 1:
-        refuse(f"--hidden needs at least one layer, each at least 1 wide, not {hidden!r}")
+    if not widths or min(widths) < 1 or max(widths) > MAX_WIDTH:
+        refuse(f"--hidden needs at least one layer, each 1 to {MAX_WIDTH} wide, not {hidden!r}")
     if not 0 < holdout < 1:
         refuse(f"--holdout is a share of the hands, above 0 and below 1, not {holdout}")
     if not alpha >= 0:
