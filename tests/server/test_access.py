@@ -21,6 +21,7 @@ from whist.server.db import SeatRow, Store, TableRow, tables
 from whist.server.history import table_row
 from whist.server.live import LiveTable
 from whist.server.settings import ServerSettings
+from whist.server.workers import ThreadThinkers
 
 # Who is who at the private table of the tests below, and whether the rule lets them see it.
 ROLES = {"creator": True, "seated": True, "stranger": False, "nobody": False}
@@ -103,7 +104,8 @@ def test_the_live_and_stored_tables_and_the_sql_rule_agree(tmp_path: Path) -> No
             seat_rows = [SeatRow(0, "human", None, sitter), SeatRow(1, "bot", "basic", None),
                          SeatRow(2, "human", None, None), SeatRow(3, "bot", "basic", None)]
             store.add_table(row, seat_rows)
-            made.append((row, LiveTable(row, seat_rows, {}, store, bot_delay=0.0, grace_seconds=1.0)))
+            made.append((row, LiveTable(row, seat_rows, {}, store, bot_delay=0.0, grace_seconds=1.0,
+                                        thinkers=ThreadThinkers())))
         with store.begin() as c:
             for (row, table), viewer in itertools.product(made, (None, *users)):
                 stored_row = table_row(c, row.id)

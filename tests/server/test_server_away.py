@@ -20,6 +20,7 @@ from whist.server.app import create_app
 from whist.server.db import SeatRow, Store, TableRow
 from whist.server.live import LiveTable
 from whist.server.settings import ServerSettings
+from whist.server.workers import ThreadThinkers
 
 
 @pytest.fixture
@@ -120,7 +121,8 @@ def make_table(tmp_path: Path, move_timer: float | None) -> tuple[Store, LiveTab
                    public=True, invite="inv", status="playing", move_timer=move_timer, created_by=user, totals=None)
     seats = [SeatRow(0, "human", None, user)] + [SeatRow(n, "bot", "basic", None) for n in (1, 2, 3)]
     store.add_table(row, seats)
-    return store, LiveTable(row, seats, {user: "Ann"}, store, bot_delay=0.0, grace_seconds=30.0)
+    return store, LiveTable(row, seats, {user: "Ann"}, store, bot_delay=0.0, grace_seconds=30.0,
+                            thinkers=ThreadThinkers())
 
 
 async def until(condition: Callable[[], bool], timeout: float = 3.0) -> None:

@@ -16,6 +16,7 @@ from whist.server import live as live_module
 from whist.server.db import SeatRow, Store, TableRow
 from whist.server.live import LiveTable
 from whist.server.viewjson import scoreboard_json
+from whist.server.workers import ThreadThinkers
 
 SPECTATOR = -1
 
@@ -34,7 +35,7 @@ def table_after_a_deal(tmp_path: Path) -> LiveTable:
         action = rng.choice(list(match.legal_actions()))
         stored.append((len(stored), match.current_player, action))
         match = match.apply(action)
-    table = LiveTable(row, seats, {}, store, bot_delay=0.0, grace_seconds=30.0)
+    table = LiveTable(row, seats, {}, store, bot_delay=0.0, grace_seconds=30.0, thinkers=ThreadThinkers())
     table.replay(stored)
     return table
 

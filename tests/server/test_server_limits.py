@@ -26,6 +26,7 @@ from whist.server.app import create_app
 from whist.server.limits import SlidingWindow, duration
 from whist.server.live import LiveTable
 from whist.server.settings import Limit, RateLimits, ServerSettings
+from whist.server.workers import default_worker_count
 
 ADDRESS = "x-test-address"
 PLENTY = Limit(1000, 1000, 60)
@@ -213,7 +214,7 @@ def test_idle_keys_are_dropped() -> None:
 def test_serve_options(monkeypatch: pytest.MonkeyPatch) -> None:
     """``whist serve``'s limit options reach the server's settings; a malformed one is refused."""
     started: list[tuple[object, ...]] = []
-    monkeypatch.setattr("whist.server.run.run_server", lambda *args: started.append(args))
+    monkeypatch.setattr("whist.server.run.run_server", lambda *args, **_: started.append(args))
     runner = CliRunner()
     assert runner.invoke(cli_app, ["serve", "--limit", "tables=2,5,60", "--limit", "logins=off"]).exit_code == 0
     assert runner.invoke(cli_app, ["serve", "--no-rate-limits", "--max-open-tables", "0"]).exit_code == 0
@@ -224,6 +225,26 @@ def test_serve_options(monkeypatch: pytest.MonkeyPatch) -> None:
     result = runner.invoke(cli_app, ["serve", "--limit", "bots=1,1,1"])
     assert result.exit_code == 2 and "Unknown limit 'bots'" in result.output
     assert len(started) == 2
+
+
+def test_serve_bot_workers_by_flag_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One worker process per core unless told; flags and WHIST_* variables set the same settings;
+    a bad count is refused before anything starts."""
+    started: list[dict[str, object]] = []
+    monkeypatch.setattr("whist.server.run.run_server", lambda *args, **kwargs: started.append(kwargs))
+    runner = CliRunner()
+    assert runner.invoke(cli_app, ["serve"]).exit_code == 0
+    assert started[-1] == {"bot_workers": default_worker_count(), "bot_deadline": 5.0}
+    assert runner.invoke(cli_app, ["serve", "--bot-workers", "0", "--bot-deadline", "2"]).exit_code == 0
+    assert started[-1] == {"bot_workers": 0, "bot_deadline": 2.0}
+    assert runner.invoke(cli_app, ["serve"], env={"WHIST_BOT_WORKERS": "3", "WHIST_BOT_DEADLINE": "9"}).exit_code == 0
+    assert started[-1] == {"bot_workers": 3, "bot_deadline": 9.0}
+    count = len(started)
+    for args, env in ((["--bot-workers", "-1"], {}), ([], {"WHIST_BOT_WORKERS": "lots"}),
+                      (["--bot-deadline", "0"], {}), ([], {"WHIST_PORT": "0"})):
+        result = runner.invoke(cli_app, ["serve", *args], env=env)
+        assert result.exit_code == 2 and "Invalid value" in result.output, result.output
+    assert len(started) == count
 
 
 # Unfinished tables ----------------------------------------------------------------------------------

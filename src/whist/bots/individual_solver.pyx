@@ -29,8 +29,12 @@ How it works:
 - A node budget: a search that would visit more positions stops and answers "not proven"
   (None at the Python level) instead of running on; nothing it left half-done is stored.
 
-The module keeps its state in C globals: it is not re-entrant, which is fine under the GIL.
+The module keeps its state in C globals, so it is not re-entrant: a lock lets one search run at
+a time, and the search runs without the GIL, so other threads (a server's) go on meanwhile.
 """
+
+import threading
+
 
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc
@@ -692,7 +696,7 @@ cdef bint play_and_search(int seat, int card, Mask need, Mask* used) noexcept no
     cdef int saved_win_card[MAX_SEATS]
     cdef int saved_win_seat[MAX_SEATS]
     cdef Mask saved_played, rank_cards
-    cdef bint result
+    cdef bint result = False
     play(seat, card)
     if played_count < seats:
         result = search(need, used)
@@ -751,7 +755,7 @@ cdef bint search(Mask need, Mask* used) noexcept nogil:
     cdef int small_below[4]  # per suit: cards below this one need no search (-1: not yet known)
     cdef int suit, lowest
     cdef Mask in_suit
-    cdef bint result
+    cdef bint result = False
     nodes += 1
     if nodes > node_limit:
         aborted = True
@@ -963,6 +967,9 @@ cdef int load_scores(tuple scores, int left, int* table_out) except -1:
     return 0
 
 
+SEARCHING = threading.Lock()
+
+
 cdef void start_count(long long budget) noexcept:
     """Count the nodes of the next search afresh, stopping it after ``budget`` (0: no limit);
     the nodes of the search before go to ``total_nodes``."""
@@ -980,14 +987,17 @@ def paranoid_value(tuple hands, int strain, int first, int player_seat, tuple tr
     None if ``budget`` > 0 and the search would visit more positions than that."""
     global total_nodes, nodes
     cdef int table_scores[MAX_TRICKS + 2]
-    cdef int left = load(hands, strain, first, player_seat, trick)
-    cdef int value
-    load_scores(scores, left, table_scores)
-    total_nodes = nodes = 0
-    start_count(budget)
-    if left == 0:
-        return table_scores[0]
-    value = best_score(table_scores, left, 0, -1)
+    cdef int left
+    cdef int value = 0
+    with SEARCHING:
+        left = load(hands, strain, first, player_seat, trick)
+        load_scores(scores, left, table_scores)
+        total_nodes = nodes = 0
+        start_count(budget)
+        if left == 0:
+            return table_scores[0]
+        with nogil:
+            value = best_score(table_scores, left, 0, -1)
     return None if value == NOT_PROVEN else value
 
 
@@ -1000,23 +1010,26 @@ def paranoid_card_values(tuple hands, int strain, int first, tuple trick, tuple 
     global total_nodes, nodes
     cdef int table_scores[MAX_TRICKS + 2]
     cdef int seat = (first + len(trick)) % len(hands)
-    cdef int left = load(hands, strain, first, seat, trick)
+    cdef int left
     cdef int moves[MAX_MOVES]
     cdef int count, i, card, value
-    cdef Mask legal, out, above
-    load_scores(scores, left, table_scores)
-    total_nodes = nodes = 0
-    values = {}
-    count = order_moves(seat, moves, True)
-    start_count(budget)
-    for i in range(count):
-        value = NOT_PROVEN if aborted else best_score(table_scores, left, seat, moves[i])
-        values[moves[i]] = None if value == NOT_PROVEN else value
-    # A card left out as equivalent takes the value of the next higher card still out, which is ours.
-    legal = hand[seat]
-    if played_count and hand[seat] & (SUIT << (13 * (cards[0] // 13))):
-        legal = hand[seat] & (SUIT << (13 * (cards[0] // 13)))
-    out = remaining | played
+    cdef Mask legal = 0, out = 0, above
+    with SEARCHING:
+        left = load(hands, strain, first, seat, trick)
+        load_scores(scores, left, table_scores)
+        total_nodes = nodes = 0
+        values = {}
+        count = order_moves(seat, moves, True)
+        start_count(budget)
+        for i in range(count):
+            with nogil:
+                value = NOT_PROVEN if aborted else best_score(table_scores, left, seat, moves[i])
+            values[moves[i]] = None if value == NOT_PROVEN else value
+        # A card left out as equivalent takes the value of the next higher card still out, which is ours.
+        legal = hand[seat]
+        if played_count and hand[seat] & (SUIT << (13 * (cards[0] // 13))):
+            legal = hand[seat] & (SUIT << (13 * (cards[0] // 13)))
+        out = remaining | played
     while legal:
         card = highest(legal)
         legal &= ~bit(card)
@@ -1033,7 +1046,8 @@ def last_node_count() -> int:
 
 def clear_table() -> None:
     """Forget every result kept between calls (for benchmarks that time cold searches)."""
-    clear()
+    with SEARCHING:
+        clear()
 
 
 def can_force(tuple hands, int strain, int first, int player_seat, tuple trick, int need) -> bool:
@@ -1041,8 +1055,11 @@ def can_force(tuple hands, int strain, int first, int player_seat, tuple trick, 
     into the set ``need``, a bit mask: bit ``k`` set when ``k`` more tricks will do."""
     global total_nodes, nodes
     cdef Mask used
-    load(hands, strain, first, player_seat, trick)
-    total_nodes = nodes = 0
-    start_count(0)
-    return search(<Mask>need, &used)
-
+    cdef bint result = False
+    with SEARCHING:
+        load(hands, strain, first, player_seat, trick)
+        total_nodes = nodes = 0
+        start_count(0)
+        with nogil:
+            result = search(<Mask>need, &used)
+    return result

@@ -197,29 +197,42 @@ def analyze(
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+    host: Annotated[str, typer.Option(envvar="WHIST_HOST", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(envvar="WHIST_PORT", min=1, max=65535, help="Port to listen on.")] = 8000,
     database_url: Annotated[str | None, typer.Option(
+        envvar="WHIST_DATABASE_URL",
         help="SQLAlchemy URL of the database, e.g. postgresql://user:pass@host/whist; "
              "default: a SQLite file in $WHIST_DATA_DIR (~/.local/share/whist).")] = None,
-    grace: Annotated[float, typer.Option(min=0, help="Seconds before a bot plays for a player who left.")] = 30.0,
-    bot_delay: Annotated[float, typer.Option(min=0, help="Seconds a bot waits before each move.")] = 0.8,
-    log_level: Annotated[str, typer.Option(help="debug, info, warning or error.")] = "info",
+    grace: Annotated[float, typer.Option(envvar="WHIST_GRACE", min=0,
+                                         help="Seconds before a bot plays for a player who left.")] = 30.0,
+    bot_delay: Annotated[float, typer.Option(envvar="WHIST_BOT_DELAY", min=0,
+                                             help="Seconds a bot waits before each move.")] = 0.8,
+    bot_workers: Annotated[int | None, typer.Option(
+        envvar="WHIST_BOT_WORKERS", min=0,
+        help="Processes the bots and the analyses run in; 0: threads of the web process. Default: one per core.")
+    ] = None,
+    bot_deadline: Annotated[float, typer.Option(
+        envvar="WHIST_BOT_DEADLINE", min=0.1, max=3600,
+        help="Seconds a bot may think before the basic bot moves for it.")] = 5.0,
+    log_level: Annotated[str, typer.Option(envvar="WHIST_LOG_LEVEL", help="debug, info, warning or error.")] = "info",
     secure_cookies: Annotated[bool, typer.Option(
-        help="Send the session cookie over HTTPS only (behind a TLS proxy).")] = False,
+        envvar="WHIST_SECURE_COOKIES", help="Send the session cookie over HTTPS only (behind a TLS proxy).")] = False,
     limit: Annotated[list[str] | None, typer.Option(
         "--limit", metavar="KIND=SESSION,ADDRESS,SECONDS",
         help="Change a rate limit; repeatable. KIND: tables, guests, accounts or logins; e.g. tables=10,30,60 "
              "(10 new tables a session and 30 an address in any 60 seconds), or logins=off. Defaults: "
              f"{RateLimits().specs()}.")] = None,
     rate_limits: Annotated[bool, typer.Option(
+        envvar="WHIST_RATE_LIMITS",
         help="Rate limits on new tables, guests, accounts and sign-in attempts (off: a private server, a "
              "benchmark).")] = True,
     max_open_tables: Annotated[int, typer.Option(
-        min=0, help="Unfinished tables one player may have made; 0: no cap.")] = 10,
+        envvar="WHIST_MAX_OPEN_TABLES", min=0, help="Unfinished tables one player may have made; 0: no cap.")] = 10,
 ) -> None:
-    """Start the web app: tables in the browser with friends and bots (http://127.0.0.1:8000)."""
+    """Start the web app: tables in the browser with friends and bots (http://127.0.0.1:8000).
+    Every option can also be set by the environment variable named in its help."""
     from whist.server.run import CannotListen, run_server
+    from whist.server.workers import default_worker_count
 
     try:
         limits = (RateLimits() if rate_limits else RateLimits.off()).changed(limit or ())
@@ -227,7 +240,9 @@ def serve(
         usage_error(str(error), "serve")
     try:
         run_server(host, port, database_url, grace, bot_delay, log_level, secure_cookies, limits,
-                   max_open_tables or None)
+                   max_open_tables or None,
+                   bot_workers=default_worker_count() if bot_workers is None else bot_workers,
+                   bot_deadline=bot_deadline)
     except CannotListen as error:
         typer.echo(f"Error: {error}", err=True)
         raise typer.Exit(1) from None

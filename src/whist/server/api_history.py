@@ -24,6 +24,7 @@ from whist.server.auth import session_user
 from whist.server.db import Store
 from whist.server.inputs import RowNumber
 from whist.server.replies import Refused
+from whist.server.workers import Thinkers
 
 router = APIRouter(prefix="/api")
 
@@ -124,8 +125,9 @@ def game_analysis(table_id: str, request: Request, invite: str | None = None,
                   hand: RowNumber | None = None) -> dict[str, Any]:
     """What the search says of every card played, and the bot's calls and bids beside the players'.
     ``hand``: that hand only (its number), so that a page can show each hand as it is done, with
-    its progress, rather than wait for the whole game. A plain ``def``: FastAPI runs it in its
-    thread pool, so the search does not block the event loop."""
+    its progress, rather than wait for the whole game. The search runs on the bot workers
+    (``whist.server.workers``); this plain ``def`` waits for it in FastAPI's thread pool, so the
+    event loop does not."""
     cache = analysis_cache(request)
     key = table_id if hand is None else f"{table_id}#{hand}"
     with connection(request) as c:
@@ -139,15 +141,20 @@ def game_analysis(table_id: str, request: Request, invite: str | None = None,
         found = cache.get(key)
         if found is None:
             hands = None if hand is None else {hand}
+            thinkers: Thinkers = request.app.state.hub.thinkers
             try:
-                found = analysis_json(analyze_record(record, bot=ANALYSIS_BOT, max_tricks=ANALYSIS_MAX_TRICKS,
-                                                     hands=hands))
+                found = thinkers.submit(analysis_of, record, hands).result()
             except SolverUnavailableError as missing:  # installed without a C compiler
                 raise Refused(503, "no_analysis", f"Analysis is not available on this server: {missing}") from missing
             if not found["hands"]:
                 raise HTTPException(404, f"The game has no hand {hand}")
             cache.put(key, found)
     return found
+
+
+def analysis_of(record: dict[str, Any], hands: set[int] | None) -> dict[str, Any]:
+    """The analysis of a game record as the page reads it: a job for the bot workers."""
+    return analysis_json(analyze_record(record, bot=ANALYSIS_BOT, max_tricks=ANALYSIS_MAX_TRICKS, hands=hands))
 
 
 def one_hand(whole: dict[str, Any] | None, number: int) -> dict[str, Any] | None:

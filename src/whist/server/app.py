@@ -22,6 +22,7 @@ from whist.server.hub import Hub
 from whist.server.limits import Clock, RateLimiter
 from whist.server.replies import JSONReply, install_error_handlers
 from whist.server.settings import ServerSettings
+from whist.server.workers import make_thinkers
 
 STATIC = Path(__file__).with_name("static")
 # Pages are static files; each reads what it shows from the API.
@@ -40,7 +41,8 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url)
-        hub = Hub(store, settings.bot_delay, settings.grace_seconds)
+        hub = Hub(store, settings.bot_delay, settings.grace_seconds,
+                  make_thinkers(settings.bot_workers, settings.bot_deadline))
         hub.resume()
         app.state.store, app.state.hub = store, hub
         hub.start_tables()

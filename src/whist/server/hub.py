@@ -12,6 +12,7 @@ from whist.core.errors import WhistError
 from whist.core.games import make_game
 from whist.server.db import SeatRow, Store, TableRow
 from whist.server.live import LiveTable
+from whist.server.workers import Thinkers, ThreadThinkers
 
 log = logging.getLogger("whist.server")
 
@@ -32,8 +33,10 @@ class TableRequest:
 
 
 class Hub:
-    def __init__(self, store: Store, bot_delay: float, grace_seconds: float) -> None:
+    def __init__(self, store: Store, bot_delay: float, grace_seconds: float,
+                 thinkers: Thinkers | None = None) -> None:
         self.store = store
+        self.thinkers = thinkers or ThreadThinkers()
         self.bot_delay = bot_delay
         self.grace_seconds = grace_seconds
         self.tables: dict[str, LiveTable] = {}
@@ -70,7 +73,7 @@ class Hub:
 
     def _live(self, row: TableRow, seat_rows: list[SeatRow]) -> LiveTable:
         names = self.store.user_names([s.user_id for s in seat_rows if s.user_id is not None])
-        return LiveTable(row, seat_rows, names, self.store, self.bot_delay, self.grace_seconds)
+        return LiveTable(row, seat_rows, names, self.store, self.bot_delay, self.grace_seconds, self.thinkers)
 
     def create(self, request: TableRequest, user_id: int | None) -> LiveTable:
         try:
@@ -130,3 +133,4 @@ class Hub:
     def close(self) -> None:
         for table in self.tables.values():
             table.close()
+        self.thinkers.close()

@@ -20,7 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from whist.bots.base import Bot
 from whist.bots.registry import make_bot
-from whist.bots.runner import bot_action, bot_to_act
+from whist.bots.runner import bot_to_act
 from whist.core.actions import Action
 from whist.core.errors import IllegalActionError
 from whist.core.games import make_game
@@ -31,6 +31,7 @@ from whist.server.ratings import rate_finished_game
 from whist.server.replay import replay_actions
 from whist.server.standin import playing_level
 from whist.server.viewjson import scoreboard_json, view_json
+from whist.server.workers import Thinkers
 
 log = logging.getLogger("whist.server")
 
@@ -63,8 +64,9 @@ class Seat:
 
 class LiveTable:
     def __init__(self, row: TableRow, seat_rows: list[SeatRow], names: dict[int, str], store: Store,
-                 bot_delay: float, grace_seconds: float) -> None:
+                 bot_delay: float, grace_seconds: float, thinkers: Thinkers) -> None:
         self.row = row
+        self.thinkers = thinkers
         self.id = row.id
         self.store = store
         self.bot_delay = bot_delay
@@ -257,7 +259,7 @@ class LiveTable:
         return {seat.number: self.bots[seat.number] for seat in self.seats if seat.is_bot or seat.away}
 
     async def _bot_turn(self) -> None:
-        """The bots' turns, one step of ``bot_action`` at a time: between steps the table waits
+        """The bots' turns, one action at a time: between steps the table waits
         its delay and lets people act, come back or leave, so each step checks again."""
         while not self.closed and bot_to_act(self.match.hand, self._playing_bots()) is not None:
             seat_number = self.match.current_player
@@ -265,14 +267,16 @@ class LiveTable:
                 await asyncio.sleep(self.bot_delay)
             if self.closed or self.match.current_player != seat_number:
                 continue
-            hand, version, bots = self.match.hand, self.version, self._playing_bots()
-            if bot_to_act(hand, bots) is None:  # the player came back while the bot waited
+            version = self.version
+            if bot_to_act(self.match.hand, self._playing_bots()) is None:  # the player came back while the bot waited
                 return
             if not self.watched:  # the last watcher left: the first to come back starts the bots again
                 return
-            action = await asyncio.to_thread(bot_action, hand, bots)  # in a thread, as ``_think`` says why
-            if action is None or not self.watched:  # left while the bot thought: the action is not taken
+            action = await self._think(seat_number)
+            if not self.watched:  # left while the bot thought: the action is not taken
                 return
+            if self.version != version:  # a person acted for the seat meanwhile: look again
+                continue
             try:
                 await self.act(seat_number, action, version, by_bot=True)
             except ActionRefused as refused:  # a person acted first for this seat: carry on
@@ -280,11 +284,18 @@ class LiveTable:
             await asyncio.sleep(0)  # let messages out between bot moves
 
     async def _think(self, seat_number: int) -> Action:
-        """The bot's choice for the seat, worked out in a thread: a searching bot thinks for up
-        to a second, and the other tables must not wait for it. The view is an immutable
-        snapshot; an action that comes back stale is refused by ``act`` as any other."""
-        view = seat_view(self.match.hand, seat_number)
-        return await asyncio.to_thread(self.bots[seat_number].choose, view)
+        """The choice of the bot that plays the seat, worked out by the bot workers
+        (``whist.server.workers``): a searching bot thinks for up to a second, and the other
+        tables must not wait for it. The view is an immutable snapshot; an action that comes
+        back stale is refused by ``act`` as any other. The bot that comes back (its randomness
+        moved on) is kept only if the table is still where it was asked."""
+        view, version = seat_view(self.match.hand, seat_number), self.version
+        decided = await self.thinkers.decide(self.bots[seat_number], view)
+        if decided.stand_in:
+            log.warning("table %s seat %d: the bot did not answer in time; the basic bot moved", self.id, seat_number)
+        elif self.version == version:
+            self.bots[seat_number] = decided.bot
+        return decided.action
 
     def close(self) -> None:
         self.closed = True

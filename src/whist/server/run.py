@@ -14,12 +14,15 @@ from whist.server.settings import RateLimits, ServerSettings
 
 def run_server(host: str, port: int, database_url: str | None, grace: float, bot_delay: float,
                log_level: str = "info", secure_cookies: bool = False, rate_limits: RateLimits | None = None,
-               max_open_tables: int | None = 10) -> None:
+               max_open_tables: int | None = 10, bot_workers: int = 0, bot_deadline: float = 5.0) -> None:
     check_port(host, port)
     settings = ServerSettings.default(database_url, grace_seconds=grace, bot_delay=bot_delay,
                                       https_only=secure_cookies, rate_limits=rate_limits or RateLimits(),
-                                      max_open_tables=max_open_tables)
-    print(f"whist: serving on http://{host}:{port}  (database: {safe_url(settings.database_url)})", flush=True)
+                                      max_open_tables=max_open_tables, bot_workers=bot_workers,
+                                      bot_deadline=bot_deadline)
+    thinking = f"{bot_workers} bot worker processes" if bot_workers else "bots in threads of this process"
+    print(f"whist: serving on http://{host}:{port}  (database: {safe_url(settings.database_url)}; {thinking})",
+          flush=True)
     uvicorn.run(create_app(settings), host=host, port=port, log_config=log_config(log_level))
 
 

@@ -115,6 +115,11 @@ class ServerSettings:
     rate_limits: RateLimits = field(default_factory=RateLimits)
     # Unfinished tables one user may have made; None: no cap. A table counts until its game ends.
     max_open_tables: int | None = 10
+    # Processes the bots think in (whist.server.workers); 0: threads of the web process, as an
+    # embedded or test server wants (``whist serve`` starts one per core by default).
+    bot_workers: int = 0
+    # Seconds a bot decision may take before the basic bot moves instead.
+    bot_deadline: float = 5.0
 
     @classmethod
     def default(cls, database_url: str | None = None, **changes: object) -> ServerSettings:

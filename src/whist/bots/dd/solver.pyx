@@ -36,10 +36,13 @@ The search follows the ideas that make Bo Haglund's DDS fast:
   still out, same hand) not searched again.
 
 Everything in the search is C: cards are ints 0..51 (suit = card // 13, 12 = ace), hands are
-64-bit masks, and the state lives in C globals, so the module is not re-entrant (fine under the
-GIL). ``whist.bots.dd`` validates the input and is the API to use; ``reference.py`` is the plain
+64-bit masks, and the state lives in C globals, so the module is not re-entrant: a lock lets
+one search run at a time, and the search runs without the GIL, so other threads go on meanwhile.
+``whist.bots.dd`` validates the input and is the API to use; ``reference.py`` is the plain
 minimax the tests compare this module with.
 """
+
+import threading
 
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, malloc
@@ -935,6 +938,10 @@ cdef int north_south_tricks(int left, int guess, bint step) noexcept nogil:
 cdef Mask last_deal[4]
 cdef int last_trump = -1
 
+# The position, the table and the counts are this module's globals, so one search runs at a time;
+# the search itself runs without the GIL, so other Python threads (a server's) go on meanwhile.
+SEARCHING = threading.Lock()
+
 
 cdef void keep_table_for_same_deal() noexcept:
     """Clear the table unless the last solve had the same deal (with the current trick's cards
@@ -988,12 +995,14 @@ def solve_position(tuple hands, int strain, int first, tuple trick) -> int:
     """
     global nodes
     cdef int seat, left, ns
-    ensure_table()
-    nodes = 0
-    set_position(hands, strain, first, trick)
-    seat = (first + played_count) & 3
-    left = popcount(hand[seat])
-    ns = north_south_tricks(left, (left + 1) // 2, False)
+    with SEARCHING:
+        ensure_table()
+        nodes = 0
+        set_position(hands, strain, first, trick)
+        seat = (first + played_count) & 3
+        left = popcount(hand[seat])
+        with nogil:
+            ns = north_south_tricks(left, (left + 1) // 2, False)
     return ns if (seat & 1) == 0 else left - ns
 
 
@@ -1007,16 +1016,18 @@ def solve_table(tuple hands) -> tuple:
     cdef int strain, first, left, ns
     cdef int guess
     cdef list results = []
-    ensure_table()
-    nodes = 0
-    left = popcount(<Mask>hands[0])
-    for strain in range(5):
-        guess = -1
-        for first in range(4):
-            set_position(hands, strain, first, ())
-            ns = north_south_tricks(left, guess if guess >= 0 else (left + 1) // 2, guess >= 0)
-            guess = ns
-            results.append(ns if (first & 1) == 0 else left - ns)
+    with SEARCHING:
+        ensure_table()
+        nodes = 0
+        left = popcount(<Mask>hands[0])
+        for strain in range(5):
+            guess = -1
+            for first in range(4):
+                set_position(hands, strain, first, ())
+                with nogil:
+                    ns = north_south_tricks(left, guess if guess >= 0 else (left + 1) // 2, guess >= 0)
+                guess = ns
+                results.append(ns if (first & 1) == 0 else left - ns)
     return tuple(results)
 
 

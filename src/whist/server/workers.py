@@ -1,0 +1,246 @@
+"""Where the bots think and the analyses run: worker processes beside the web process
+(``whist serve --bot-workers N``, the default), or threads of the web process (``--bot-workers 0``).
+
+A decision is sent as the bot and the seat's view; the worker answers the action and the bot as
+the decision left it (its seeded randomness moved on, what it remembers). The table keeps the
+bot and the worker keeps nothing, so a decision can be asked again of any worker with the same
+answer, and a worker that dies loses no table's state. Threads get a copy of the bot for the
+same reason: a decision given up on may still be running, and must not touch the table's bot.
+
+A decision goes to the worker with the least work in hand. If its worker dies (killed, out of
+memory), it is asked again of another, a new worker replacing the dead one. If no answer comes
+by the deadline (every worker busy with long analyses, or dying one after another), the
+stand-in bot (``basic``, a few milliseconds) decides in the web process and the table goes on:
+a table never hangs on a bot. Each of these is logged.
+
+Why processes: the bots' Python holds the GIL, so threads of one process think one at a time
+on one core, and a few dozen searching bots slow every table of that process. Processes use
+every core and leave the web process free to answer people.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import copy
+import logging
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from whist.bots.base import Bot
+from whist.bots.basic import BasicBot
+from whist.core.actions import Action
+from whist.core.views import SeatView
+
+log = logging.getLogger("whist.server")
+
+T = TypeVar("T")
+
+# Seconds a decision may take before the stand-in moves instead (``ServerSettings.bot_deadline``):
+# the expert's budget is 0.1 s, so this is only reached when the workers are swamped or dying.
+DEFAULT_DEADLINE = 5.0
+
+
+def default_worker_count() -> int:
+    """One worker process per core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def decide(bot: Bot, view: SeatView) -> tuple[Action, Bot]:
+    """A decision, where it runs: the action, and the bot as it left the bot."""
+    return bot.choose(view), bot
+
+
+def warm_up() -> int:
+    """Run once in each new worker: the bots' modules imported before the first decision waits for them."""
+    import whist.bots.expert
+    import whist.bots.registry  # noqa: F401
+
+    return os.getpid()
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A decision's answer. ``bot`` is the bot to keep for the seat; ``stand_in`` says the stand-in
+    decided because the bot's answer did not come by the deadline (the bot is then the one sent)."""
+
+    action: Action
+    bot: Bot
+    stand_in: bool = False
+
+
+class Thinkers(Protocol):
+    """The bots' and the analyses' place to run."""
+
+    async def decide(self, bot: Bot, view: SeatView) -> Decided: ...
+
+    def submit(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]: ...
+
+    def close(self) -> None: ...
+
+
+def stand_in_decision(bot: Bot, view: SeatView, why: str) -> Decided:
+    log.warning("seat %d: %s; the basic bot moves instead", view.seat, why)
+    return Decided(BasicBot().choose(view), bot, stand_in=True)
+
+
+class ThreadThinkers:
+    """Decisions in threads of the web process (``--bot-workers 0``): no processes to start, and
+    the bots' Python shares the web process's core."""
+
+    def __init__(self, deadline: float = DEFAULT_DEADLINE) -> None:
+        self.deadline = deadline
+        self.jobs = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="whist-job")
+
+    async def decide(self, bot: Bot, view: SeatView) -> Decided:
+        try:
+            action, after = await asyncio.wait_for(asyncio.to_thread(decide, copy.deepcopy(bot), view), self.deadline)
+        except TimeoutError:
+            return stand_in_decision(bot, view, f"no decision in {self.deadline:g} s")
+        return Decided(action, after)
+
+    def submit(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
+        return self.jobs.submit(job, *args)
+
+    def close(self) -> None:
+        self.jobs.shutdown(wait=False, cancel_futures=True)
+
+
+class Worker:
+    """One worker process (an executor of one process, so that its death breaks only its own work)."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        context = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
+                                              else "spawn")
+        self.executor = concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=context)
+        self.in_hand = 0  # decisions and jobs sent and not yet answered
+        self.counting = threading.Lock()  # answers are counted in the executor's own thread
+        self.started = self.executor.submit(warm_up)
+
+    def pid(self, timeout: float = 30.0) -> int:
+        """The worker's process id (waits for it to have started)."""
+        return self.started.result(timeout)
+
+    def submit(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
+        future = self.executor.submit(job, *args)
+        with self.counting:
+            self.in_hand += 1
+        future.add_done_callback(self._answered)
+        return future
+
+    def _answered(self, _: concurrent.futures.Future[Any]) -> None:
+        with self.counting:
+            self.in_hand -= 1
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+class ProcessThinkers:
+    """Decisions and jobs in ``count`` worker processes."""
+
+    def __init__(self, count: int, deadline: float = DEFAULT_DEADLINE) -> None:
+        if count < 1:
+            raise ValueError(f"A pool of bot workers has at least one process, not {count}")
+        self.deadline = deadline
+        self.lock = threading.Lock()  # jobs are submitted from FastAPI's threads as well as the event loop
+        self.workers = [Worker(number) for number in range(count)]
+        self.replaced = 0  # workers found dead and started again
+
+    def pids(self) -> list[int]:
+        return [worker.pid() for worker in self.workers]
+
+    def _least_busy(self, avoid: set[int]) -> Worker:
+        with self.lock:
+            pool = [w for w in self.workers if w.number not in avoid] or self.workers
+            return min(pool, key=lambda worker: worker.in_hand)
+
+    def _replace(self, dead: Worker) -> None:
+        with self.lock:
+            if self.workers[dead.number] is not dead:  # another caller replaced it already
+                return
+            dead.close()
+            self.workers[dead.number] = Worker(dead.number)
+            self.replaced += 1
+        log.warning("bot worker %d died; a new one is started", dead.number)
+
+    def _send(self, avoid: set[int], job: Callable[..., T], *args: Any) -> tuple[Worker, concurrent.futures.Future[T]]:
+        """The job sent to the least busy worker not in ``avoid``; a worker already found broken is
+        replaced and the next one tried."""
+        while True:
+            worker = self._least_busy(avoid)
+            try:
+                return worker, worker.submit(job, *args)
+            except BrokenProcessPool:
+                self._replace(worker)
+
+    async def decide(self, bot: Bot, view: SeatView) -> Decided:
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + self.deadline
+        tried: set[int] = set()
+        while (left := give_up - loop.time()) > 0:
+            worker, future = self._send(tried, decide, bot, view)
+            try:
+                action, after = await asyncio.wait_for(asyncio.wrap_future(future), left)
+            except TimeoutError:
+                break
+            except BrokenProcessPool:  # the worker died while it thought: ask another
+                self._replace(worker)
+                tried.add(worker.number)
+                continue
+            return Decided(action, after)
+        return stand_in_decision(bot, view, f"no decision from the bot workers in {self.deadline:g} s")
+
+    def submit(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
+        """A job (an analysis) for the least busy worker; if that worker dies, the job is sent again
+        once to another. The caller waits on the future's result."""
+        answer: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def send(avoid: set[int], again: bool) -> None:
+            worker, future = self._send(avoid, job, *args)
+
+            def relay(done: concurrent.futures.Future[T]) -> None:
+                error = done.exception()
+                if isinstance(error, BrokenProcessPool) and again:
+                    self._replace(worker)
+                    send(avoid | {worker.number}, False)
+                elif error is not None:
+                    answer.set_exception(error)
+                else:
+                    answer.set_result(done.result())
+
+            future.add_done_callback(relay)
+
+        send(set(), True)
+        return answer
+
+    def close(self) -> None:
+        with self.lock:
+            for worker in self.workers:
+                worker.close()
+
+
+def make_thinkers(workers: int, deadline: float = DEFAULT_DEADLINE) -> Thinkers:
+    """``workers`` processes, or threads of this process for 0."""
+    if workers < 0:
+        raise ValueError(f"Bot workers are a count of processes (0: threads of the web process), not {workers}")
+    return ProcessThinkers(workers, deadline) if workers else ThreadThinkers(deadline)
+
+
+def wait_started(thinkers: Thinkers, timeout: float = 60.0) -> float:
+    """Wait until every worker process has started; the seconds it took."""
+    began = time.monotonic()
+    if isinstance(thinkers, ProcessThinkers):
+        for worker in thinkers.workers:
+            worker.pid(timeout)
+    return time.monotonic() - began

@@ -1,0 +1,150 @@
+"""Bots thinking in worker processes (``whist.server.workers``): the same choices as in the web
+process, a worker killed mid-decision costs the table nothing, and a decision that does not come
+back by its deadline is made by the basic bot."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import pickle
+import signal
+import time
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from server_kit import connect, create_table, live, sign_in, stored_actions
+
+from whist.bots.base import Bot
+from whist.bots.basic import BasicBot
+from whist.bots.expert import ExpertBot, ExpertSettings
+from whist.bots.registry import make_bot
+from whist.core.games import make_game
+from whist.core.match import Match
+from whist.core.views import SeatView, seat_view
+from whist.server.app import create_app
+from whist.server.settings import ServerSettings
+from whist.server.workers import Decided, ProcessThinkers, ThreadThinkers, Worker, make_thinkers
+
+# An expert that searches a fixed 1,000 deals a decision: over two seconds for an Israeli Whist
+# call, long enough to kill its worker in the middle, the same choice for its seed wherever it runs.
+SLOW = dataclasses.replace(ExpertSettings().with_deals(1000), min_deals=1000)
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[ProcessThinkers]:
+    thinkers = ProcessThinkers(2, deadline=60.0)
+    thinkers.pids()  # started
+    yield thinkers
+    thinkers.close()
+
+
+def first_views(game: str, count: int) -> list[SeatView]:
+    """The views of a game's first ``count`` decisions with a choice, played by basic bots."""
+    views: list[SeatView] = []
+    match, basic = Match.start(make_game(game), "views", 0), BasicBot()
+    while len(views) < count:
+        view = seat_view(match.hand, match.current_player)
+        if len(view.legal_actions) > 1:
+            views.append(view)
+        match = match.apply(basic.choose(view))
+    return views
+
+
+def busy_worker(pool: ProcessThinkers, timeout: float = 30.0) -> Worker:
+    """The worker that has a decision in hand, once it has one."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        for worker in pool.workers:
+            if worker.in_hand:
+                return worker
+        time.sleep(0.01)
+    raise AssertionError("no worker took the decision")
+
+
+@pytest.mark.parametrize("game", ["israeli", "whistiti", "classic"])
+def test_workers_choose_what_the_bot_chooses_here_and_hand_back_its_state(pool: ProcessThinkers, game: str) -> None:
+    here, sent = make_bot("expert:deals=16", "same"), make_bot("expert:deals=16", "same")
+    for view in first_views(game, 6):
+        decided = asyncio.run(pool.decide(sent, view))
+        assert not decided.stand_in
+        assert decided.action == here.choose(view)
+        sent = decided.bot  # the bot comes back with its randomness moved on, as the one here
+        assert sent.rng.getstate() == here.rng.getstate()
+
+
+def test_a_worker_killed_mid_decision_is_replaced_and_the_decision_asked_again(pool: ProcessThinkers) -> None:
+    view = first_views("israeli", 1)[0]
+    bot = ExpertBot("slow", SLOW)
+    expected = ExpertBot("slow", SLOW).choose(view)
+    replaced = pool.replaced
+
+    async def decide_while_killing() -> tuple[int, Decided]:
+        decision = asyncio.ensure_future(pool.decide(bot, view))
+        worker = await asyncio.to_thread(busy_worker, pool)
+        pid = worker.pid()
+        os.kill(pid, signal.SIGKILL)
+        return pid, await decision
+
+    killed, decided = asyncio.run(decide_while_killing())
+    assert not decided.stand_in and decided.action == expected  # the same answer, from the other worker
+    assert pool.replaced == replaced + 1
+    assert killed not in pool.pids()  # the dead one was replaced by a new process
+    again = asyncio.run(pool.decide(make_bot("basic"), view))  # and the pool goes on deciding
+    assert not again.stand_in
+
+
+def test_a_decision_past_its_deadline_is_made_by_the_basic_bot() -> None:
+    view = first_views("israeli", 1)[0]
+    for thinkers in (ProcessThinkers(1, deadline=0.3), ThreadThinkers(deadline=0.3)):
+        try:
+            bot = ExpertBot("slow", SLOW)
+            state = pickle.dumps(bot)
+            began = time.monotonic()
+            decided = asyncio.run(thinkers.decide(bot, view))
+            assert time.monotonic() - began < 5
+            assert decided.stand_in and decided.action == BasicBot().choose(view)
+            assert decided.bot is bot and pickle.dumps(bot) == state  # the table's bot untouched
+        finally:
+            thinkers.close()
+
+
+def test_a_job_whose_worker_dies_runs_on_another(pool: ProcessThinkers) -> None:
+    view = first_views("israeli", 1)[0]
+    future = pool.submit(ExpertBot("slow", SLOW).choose, view)
+    worker = busy_worker(pool)
+    os.kill(worker.pid(), signal.SIGKILL)
+    assert future.result(timeout=120) == ExpertBot("slow", SLOW).choose(view)
+
+
+def test_bad_worker_counts_are_refused() -> None:
+    with pytest.raises(ValueError, match="at least one"):
+        ProcessThinkers(0)
+    with pytest.raises(ValueError, match="count of processes"):
+        make_thinkers(-1)
+    assert isinstance(make_thinkers(0), ThreadThinkers)
+
+
+def test_a_table_goes_on_when_a_bot_worker_is_killed_mid_decision(app_settings: ServerSettings) -> None:
+    settings = dataclasses.replace(app_settings, bot_workers=2, bot_deadline=60.0)
+    with TestClient(create_app(settings)) as client:
+        thinkers = client.app.state.hub.thinkers  # type: ignore[attr-defined]
+        assert isinstance(thinkers, ProcessThinkers)
+        ann = sign_in(client, "Ann")
+        table_id = create_table(client, ann, "hbbb", options={"hands": 1})["id"]
+        table = live(client.app, table_id)
+        slow: dict[int, Bot] = {seat: ExpertBot(f"{table.row.seed}/{seat}", SLOW) for seat in (1, 2, 3)}
+        table.bots.update(slow)
+        with connect(client, ann, table_id) as a:
+            if a.state["view"]["player"] == 0:  # Ann first: then a slow bot thinks
+                a.act(a.state["view"]["legal"][0]["action"])
+            version = live(client.app, table_id).version
+            thinking = live(client.app, table_id).match.current_player
+            assert thinking != 0
+            os.kill(busy_worker(thinkers).pid(), signal.SIGKILL)
+            a.until(lambda m: m["type"] == "state" and m["version"] > version, timeout=120)
+        assert thinkers.replaced >= 1
+        _, seat, _, by_bot = stored_actions(settings.database_url, table_id)[version]
+        assert seat == thinking and by_bot  # the slow bot's own move, asked again of the other worker
+        assert table.bots[thinking] is not slow[thinking]  # its state came back from there
