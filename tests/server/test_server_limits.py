@@ -26,7 +26,6 @@ from whist.server.app import create_app
 from whist.server.limits import SlidingWindow, duration
 from whist.server.live import LiveTable
 from whist.server.settings import Limit, RateLimits, ServerSettings
-from whist.server.workers import default_worker_count
 
 ADDRESS = "x-test-address"
 PLENTY = Limit(1000, 1000, 60)
@@ -234,11 +233,12 @@ def test_serve_bot_workers_by_flag_and_environment(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr("whist.server.run.run_server", lambda *args, **kwargs: started.append(kwargs))
     runner = CliRunner()
     assert runner.invoke(cli_app, ["serve"]).exit_code == 0
-    assert started[-1] == {"bot_workers": default_worker_count(), "bot_deadline": 5.0}
+    assert started[-1] == {"bot_workers": None, "bot_deadline": 5.0, "ray_address": None}  # None: one per core
     assert runner.invoke(cli_app, ["serve", "--bot-workers", "0", "--bot-deadline", "2"]).exit_code == 0
-    assert started[-1] == {"bot_workers": 0, "bot_deadline": 2.0}
-    assert runner.invoke(cli_app, ["serve"], env={"WHIST_BOT_WORKERS": "3", "WHIST_BOT_DEADLINE": "9"}).exit_code == 0
-    assert started[-1] == {"bot_workers": 3, "bot_deadline": 9.0}
+    assert started[-1] == {"bot_workers": 0, "bot_deadline": 2.0, "ray_address": None}
+    env = {"WHIST_BOT_WORKERS": "3", "WHIST_BOT_DEADLINE": "9", "WHIST_RAY_ADDRESS": "ray://head:10001"}
+    assert runner.invoke(cli_app, ["serve"], env=env).exit_code == 0
+    assert started[-1] == {"bot_workers": 3, "bot_deadline": 9.0, "ray_address": "ray://head:10001"}
     count = len(started)
     for args, env in ((["--bot-workers", "-1"], {}), ([], {"WHIST_BOT_WORKERS": "lots"}),
                       (["--bot-deadline", "0"], {}), ([], {"WHIST_PORT": "0"})):

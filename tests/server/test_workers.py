@@ -25,7 +25,8 @@ from whist.core.match import Match
 from whist.core.views import SeatView, seat_view
 from whist.server.app import create_app
 from whist.server.settings import ServerSettings
-from whist.server.workers import Decided, ProcessThinkers, ThreadThinkers, Worker, make_thinkers
+from whist.server.thinking import make_thinkers
+from whist.server.workers import Decided, ProcessThinkers, ThreadThinkers, Worker
 
 # An expert that searches a fixed 1,000 deals a decision: over two seconds for an Israeli Whist
 # call, long enough to kill its worker in the middle, the same choice for its seed wherever it runs.

@@ -214,6 +214,10 @@ def serve(
     bot_deadline: Annotated[float, typer.Option(
         envvar="WHIST_BOT_DEADLINE", min=0.1, max=3600,
         help="Seconds a bot may think before the basic bot moves for it.")] = 5.0,
+    ray_address: Annotated[str | None, typer.Option(
+        envvar="WHIST_RAY_ADDRESS",
+        help="Think on a Ray cluster (e.g. ray://head:10001, or auto) instead of local bot workers; "
+             "needs the rl extra.")] = None,
     log_level: Annotated[str, typer.Option(envvar="WHIST_LOG_LEVEL", help="debug, info, warning or error.")] = "info",
     secure_cookies: Annotated[bool, typer.Option(
         envvar="WHIST_SECURE_COOKIES", help="Send the session cookie over HTTPS only (behind a TLS proxy).")] = False,
@@ -231,8 +235,7 @@ def serve(
 ) -> None:
     """Start the web app: tables in the browser with friends and bots (http://127.0.0.1:8000).
     Every option can also be set by the environment variable named in its help."""
-    from whist.server.run import CannotListen, run_server
-    from whist.server.workers import default_worker_count
+    from whist.server.run import CannotStart, run_server
 
     try:
         limits = (RateLimits() if rate_limits else RateLimits.off()).changed(limit or ())
@@ -241,9 +244,9 @@ def serve(
     try:
         run_server(host, port, database_url, grace, bot_delay, log_level, secure_cookies, limits,
                    max_open_tables or None,
-                   bot_workers=default_worker_count() if bot_workers is None else bot_workers,
-                   bot_deadline=bot_deadline)
-    except CannotListen as error:
+                   bot_workers=bot_workers,
+                   bot_deadline=bot_deadline, ray_address=ray_address)
+    except CannotStart as error:
         typer.echo(f"Error: {error}", err=True)
         raise typer.Exit(1) from None
 

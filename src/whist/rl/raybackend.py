@@ -68,8 +68,10 @@ def address_endpoint(address: str) -> tuple[str, int] | None:
     return host, int(port_text)
 
 
-def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
-    """Raise ``RayBackendError`` unless something accepts a connection where ``address`` points."""
+def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT_S,
+                    otherwise: str = "leave out --ray-address to start Ray on this machine") -> None:
+    """Raise ``RayBackendError`` unless something accepts a connection where ``address`` points;
+    ``otherwise`` says what the command does without an address."""
     endpoint = address_endpoint(address)
     if endpoint is None:
         return
@@ -79,7 +81,7 @@ def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT_S) -> None:
     except OSError as error:
         reason = error.strerror or type(error).__name__
         raise RayBackendError(f"No Ray cluster answers at {address} ({reason}); start one with "
-                              "'ray start --head', or leave out --ray-address to start Ray on this machine") from None
+                              f"'ray start --head', or {otherwise}") from None
 
 
 def _run_item(function: Callable[[Any], Any], item: Any) -> Any:

@@ -22,7 +22,7 @@ from whist.server.hub import Hub
 from whist.server.limits import Clock, RateLimiter
 from whist.server.replies import JSONReply, install_error_handlers
 from whist.server.settings import ServerSettings
-from whist.server.workers import make_thinkers
+from whist.server.thinking import make_thinkers
 
 STATIC = Path(__file__).with_name("static")
 # Pages are static files; each reads what it shows from the API.
@@ -42,7 +42,7 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url)
         hub = Hub(store, settings.bot_delay, settings.grace_seconds,
-                  make_thinkers(settings.bot_workers, settings.bot_deadline))
+                  make_thinkers(settings.bot_workers, settings.bot_deadline, settings.ray_address))
         hub.resume()
         app.state.store, app.state.hub = store, hub
         hub.start_tables()

@@ -10,24 +10,36 @@ import uvicorn
 from whist.server.app import create_app
 from whist.server.logs import log_config
 from whist.server.settings import RateLimits, ServerSettings
+from whist.server.workers import default_worker_count
 
 
 def run_server(host: str, port: int, database_url: str | None, grace: float, bot_delay: float,
                log_level: str = "info", secure_cookies: bool = False, rate_limits: RateLimits | None = None,
-               max_open_tables: int | None = 10, bot_workers: int = 0, bot_deadline: float = 5.0) -> None:
+               max_open_tables: int | None = 10, bot_workers: int | None = None, bot_deadline: float = 5.0,
+               ray_address: str | None = None) -> None:
+    """``bot_workers`` None: one worker process per core."""
     check_port(host, port)
+    if bot_workers is None:
+        bot_workers = default_worker_count()
+    if ray_address:
+        check_ray(ray_address)
     settings = ServerSettings.default(database_url, grace_seconds=grace, bot_delay=bot_delay,
                                       https_only=secure_cookies, rate_limits=rate_limits or RateLimits(),
                                       max_open_tables=max_open_tables, bot_workers=bot_workers,
-                                      bot_deadline=bot_deadline)
-    thinking = f"{bot_workers} bot worker processes" if bot_workers else "bots in threads of this process"
+                                      bot_deadline=bot_deadline, ray_address=ray_address)
+    thinking = (f"bots on the Ray cluster at {ray_address}" if ray_address else
+                f"{bot_workers} bot worker processes" if bot_workers else "bots in threads of this process")
     print(f"whist: serving on http://{host}:{port}  (database: {safe_url(settings.database_url)}; {thinking})",
           flush=True)
     uvicorn.run(create_app(settings), host=host, port=port, log_config=log_config(log_level))
 
 
-class CannotListen(Exception):
-    """The address cannot be listened on (the port is taken, or needs privileges): said before starting."""
+class CannotStart(Exception):
+    """The server cannot start as asked: said in one line before anything starts."""
+
+
+class CannotListen(CannotStart):
+    """The address cannot be listened on (the port is taken, or needs privileges)."""
 
 
 def check_port(host: str, port: int) -> None:
@@ -45,6 +57,16 @@ def check_port(host: str, port: int) -> None:
                                f"(whist serve --port {port + 1 if port < 65535 else 8000})") from None
         raise CannotListen(f"Cannot listen on {host} port {port}: {error.strerror}; "
                            "choose another with --port or --host") from None
+
+
+def check_ray(address: str) -> None:
+    """A Ray address that is malformed or where nothing answers, refused before the server starts."""
+    from whist.rl.raybackend import RayBackendError, check_reachable
+
+    try:
+        check_reachable(address, otherwise="leave out --ray-address for bot worker processes on this machine")
+    except RayBackendError as error:
+        raise CannotStart(str(error)) from None
 
 
 def safe_url(url: str) -> str:

@@ -120,6 +120,9 @@ class ServerSettings:
     bot_workers: int = 0
     # Seconds a bot decision may take before the basic bot moves instead.
     bot_deadline: float = 5.0
+    # A Ray cluster's address (``ray://host:10001`` or ``auto``): the bots think on its workers,
+    # on other machines too, instead of in ``bot_workers`` local processes.
+    ray_address: str | None = None
 
     @classmethod
     def default(cls, database_url: str | None = None, **changes: object) -> ServerSettings:

@@ -230,13 +230,6 @@ class ProcessThinkers:
                 worker.close()
 
 
-def make_thinkers(workers: int, deadline: float = DEFAULT_DEADLINE) -> Thinkers:
-    """``workers`` processes, or threads of this process for 0."""
-    if workers < 0:
-        raise ValueError(f"Bot workers are a count of processes (0: threads of the web process), not {workers}")
-    return ProcessThinkers(workers, deadline) if workers else ThreadThinkers(deadline)
-
-
 def wait_started(thinkers: Thinkers, timeout: float = 60.0) -> float:
     """Wait until every worker process has started; the seconds it took."""
     began = time.monotonic()
