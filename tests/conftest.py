@@ -52,8 +52,10 @@ class Server:
 
     def start(self) -> None:
         env = {**os.environ, "WHIST_DATA_DIR": str(self.data_dir)}
+        # The same node name after a restart: on PostgreSQL it takes its tables' leases back at once
+        # (a new name would wait for the killed process's leases to run out).
         command = [sys.executable, "-m", "whist.cli", "serve", "--port", str(self.port), "--grace", str(self.grace),
-                   "--bot-delay", str(self.bot_delay)]
+                   "--bot-delay", str(self.bot_delay), "--node-name", f"test-{self.port}"]
         if self.database_url is not None:
             command += ["--database-url", self.database_url]
         with self.log.open("ab") as log:

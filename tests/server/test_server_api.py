@@ -29,7 +29,8 @@ def client(app_settings: ServerSettings) -> Iterator[TestClient]:
 
 
 def test_health_checks_the_database_and_counts_tables(client: TestClient) -> None:
-    assert client.get("/health").json() == {"status": "ok", "version": whist.__version__, "tables": 0}
+    # "node": this server's name among several on one PostgreSQL; None on SQLite, a single server.
+    assert client.get("/health").json() == {"status": "ok", "version": whist.__version__, "tables": 0, "node": None}
     create_table(client, sign_in(client, "Ann"), "hbbb")
     assert client.get("/health").json()["tables"] == 1
 

@@ -233,15 +233,19 @@ def test_serve_bot_workers_by_flag_and_environment(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr("whist.server.run.run_server", lambda *args, **kwargs: started.append(kwargs))
     runner = CliRunner()
     assert runner.invoke(cli_app, ["serve"]).exit_code == 0
-    assert started[-1] == {"bot_workers": None, "bot_deadline": 5.0, "ray_address": None}  # None: one per core
+    defaults = {"bot_workers": None, "bot_deadline": 5.0, "ray_address": None, "node_name": None,
+                "lease_seconds": 10.0}
+    assert started[-1] == defaults  # bot_workers None: one per core
     assert runner.invoke(cli_app, ["serve", "--bot-workers", "0", "--bot-deadline", "2"]).exit_code == 0
-    assert started[-1] == {"bot_workers": 0, "bot_deadline": 2.0, "ray_address": None}
-    env = {"WHIST_BOT_WORKERS": "3", "WHIST_BOT_DEADLINE": "9", "WHIST_RAY_ADDRESS": "ray://head:10001"}
+    assert started[-1] == {**defaults, "bot_workers": 0, "bot_deadline": 2.0}
+    env = {"WHIST_BOT_WORKERS": "3", "WHIST_BOT_DEADLINE": "9", "WHIST_RAY_ADDRESS": "ray://head:10001",
+           "WHIST_NODE_NAME": "north", "WHIST_LEASE_SECONDS": "4"}
     assert runner.invoke(cli_app, ["serve"], env=env).exit_code == 0
-    assert started[-1] == {"bot_workers": 3, "bot_deadline": 9.0, "ray_address": "ray://head:10001"}
+    assert started[-1] == {"bot_workers": 3, "bot_deadline": 9.0, "ray_address": "ray://head:10001",
+                           "node_name": "north", "lease_seconds": 4.0}
     count = len(started)
     for args, env in ((["--bot-workers", "-1"], {}), ([], {"WHIST_BOT_WORKERS": "lots"}),
-                      (["--bot-deadline", "0"], {}), ([], {"WHIST_PORT": "0"})):
+                      (["--bot-deadline", "0"], {}), ([], {"WHIST_PORT": "0"}), (["--lease-seconds", "0.5"], {})):
         result = runner.invoke(cli_app, ["serve", *args], env=env)
         assert result.exit_code == 2 and "Invalid value" in result.output, result.output
     assert len(started) == count

@@ -218,6 +218,14 @@ def serve(
         envvar="WHIST_RAY_ADDRESS",
         help="Think on a Ray cluster (e.g. ray://head:10001, or auto) instead of local bot workers; "
              "needs the rl extra.")] = None,
+    node_name: Annotated[str | None, typer.Option(
+        envvar="WHIST_NODE_NAME",
+        help="This server's name among several on one PostgreSQL (default: host, process id and a random tail).")
+    ] = None,
+    lease_seconds: Annotated[float, typer.Option(
+        envvar="WHIST_LEASE_SECONDS", min=1, max=3600,
+        help="With several servers on one PostgreSQL: seconds after a server's last sign of life before "
+             "another takes its tables over.")] = 10.0,
     log_level: Annotated[str, typer.Option(envvar="WHIST_LOG_LEVEL", help="debug, info, warning or error.")] = "info",
     secure_cookies: Annotated[bool, typer.Option(
         envvar="WHIST_SECURE_COOKIES", help="Send the session cookie over HTTPS only (behind a TLS proxy).")] = False,
@@ -245,7 +253,8 @@ def serve(
         run_server(host, port, database_url, grace, bot_delay, log_level, secure_cookies, limits,
                    max_open_tables or None,
                    bot_workers=bot_workers,
-                   bot_deadline=bot_deadline, ray_address=ray_address)
+                   bot_deadline=bot_deadline, ray_address=ray_address, node_name=node_name,
+                   lease_seconds=lease_seconds)
     except CannotStart as error:
         typer.echo(f"Error: {error}", err=True)
         raise typer.Exit(1) from None

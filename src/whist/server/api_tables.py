@@ -125,11 +125,10 @@ async def join_table(table_id: str, body: JoinIn, request: Request) -> dict[str,
         raise Refused(409, "over", "The game is over")
     user = request.app.state.store.user(user_id)
     try:
-        table.take_seat(body.seat, user_id, user["name"])
+        await table.seat_user(body.seat, user_id, user["name"])
     except ActionRefused as refused:  # a seat that does not exist is a bad request, not a conflict
-        raise Refused(422 if refused.code == "no_seat" else 409, refused.code, str(refused)) from None
-    await table.broadcast()
-    table.schedule_turn()
+        raise Refused(422 if refused.code == "no_seat" else 409 if refused.code != "unavailable" else 503,
+                      refused.code, str(refused)) from None
     return lobby_json(table, user_id)
 
 
@@ -167,6 +166,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                     error(None, "too_large", f"A message is at most {limit} bytes") if size > limit
                     else error(None, "malformed", "A message is a JSON object, sent as text"))
             else:
+                table = hub.current(table_id, table)  # in a cluster the table may have moved to or from this node
                 try:
                     reply = await handle_message(table, seat, text, limit)
                 except Exception:  # a fault of ours: logged, answered, and the connection kept
@@ -177,7 +177,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
-        table.disconnect(seat, send)
+        hub.current(table_id, table).disconnect(seat, send)
 
 
 async def handle_message(table: LiveTable, seat: int, text: str, limit: int) -> dict[str, Any] | None:

@@ -17,7 +17,8 @@ from starlette.middleware.sessions import SessionMiddleware
 
 import whist
 from whist.server import api_history, api_levels, api_players, api_rules, api_sheets, api_tables
-from whist.server.db import Store
+from whist.server.cluster import Cluster
+from whist.server.db import Store, is_postgresql
 from whist.server.hub import Hub
 from whist.server.limits import Clock, RateLimiter
 from whist.server.replies import JSONReply, install_error_handlers
@@ -41,13 +42,21 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(settings.database_url)
+        cluster = None
+        if is_postgresql(settings.database_url):  # several nodes may share it: leases and messages
+            cluster = Cluster(store, settings.database_url, settings.node_name, settings.lease_seconds)
+            await cluster.start()
         hub = Hub(store, settings.bot_delay, settings.grace_seconds,
-                  make_thinkers(settings.bot_workers, settings.bot_deadline, settings.ray_address))
+                  make_thinkers(settings.bot_workers, settings.bot_deadline, settings.ray_address), cluster)
         hub.resume()
         app.state.store, app.state.hub = store, hub
         hub.start_tables()
+        if cluster is not None:
+            cluster.run_every(settings.lease_seconds / 3, hub.upkeep)
         yield
         hub.close()
+        if cluster is not None:
+            await cluster.stop()
         store.close()
 
     app = FastAPI(title="whist", version=whist.__version__, lifespan=lifespan, default_response_class=JSONReply)
@@ -65,7 +74,9 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
     def health() -> dict[str, Any]:
         with app.state.store.begin() as connection:
             connection.execute(text("SELECT 1"))
-        return {"status": "ok", "version": whist.__version__, "tables": len(app.state.hub.tables)}
+        hub = app.state.hub
+        return {"status": "ok", "version": whist.__version__, "tables": len(hub.tables),
+                "node": None if hub.cluster is None else hub.cluster.node}
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:

@@ -31,8 +31,10 @@ from sqlalchemy import (
     Table,
     create_engine,
     event,
+    func,
     insert,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection
@@ -128,7 +130,27 @@ sheet_hands = Table(
 )
 
 
+# Several servers on one PostgreSQL (whist.server.cluster): who plays each table, and who lives.
+table_owners = Table(
+    "table_owners", metadata,
+    Column("table_id", String(24), ForeignKey("tables.id"), primary_key=True),
+    Column("node", String(64), nullable=False),
+    Column("expires_at", DateTime, nullable=False),
+)
+
+nodes = Table(
+    "nodes", metadata,
+    Column("node", String(64), primary_key=True),
+    Column("expires_at", DateTime, nullable=False),
+)
+
+
 MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATION_LOCK = 0x77686973  # "whis": the advisory lock held while a PostgreSQL database is migrated
+
+
+def is_postgresql(url: str) -> bool:
+    return url.startswith(("postgresql:", "postgresql+", "postgres:"))
 
 
 def migrate(url: str) -> None:
@@ -136,7 +158,20 @@ def migrate(url: str) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
-    command.upgrade(config, "head")
+    if not is_postgresql(url):
+        command.upgrade(config, "head")
+        return
+    # Nodes of a cluster start together: one migrates while the others wait, then find it done.
+    engine = make_engine(url)
+    try:
+        with engine.connect() as c:
+            c.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            try:
+                command.upgrade(config, "head")
+            finally:
+                c.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+    finally:
+        engine.dispose()
 
 
 def make_engine(url: str) -> Engine:
@@ -244,6 +279,11 @@ class Store:
             rows = c.execute(select(tables).where(tables.c.status == status).order_by(tables.c.created_at))
             return [_table_row(r) for r in rows.mappings()]
 
+    def open_tables_made_by(self, user_id: int) -> int:
+        with self.begin() as c:
+            return int(c.execute(select(func.count()).select_from(tables)
+                                 .where(tables.c.created_by == user_id, tables.c.status == "playing")).scalar_one())
+
     def table(self, table_id: str) -> TableRow | None:
         with self.begin() as c:
             row = c.execute(select(tables).where(tables.c.id == table_id)).mappings().first()
@@ -261,17 +301,28 @@ class Store:
                              .where(actions.c.table_id == table_id).order_by(actions.c.seq))
             return [(r.seq, r.seat, r.action) for r in rows]
 
+    def actions_since(self, table_id: str, seq: int) -> list[tuple[int, int, int]]:
+        """``actions_of`` from sequence number ``seq`` on."""
+        with self.begin() as c:
+            rows = c.execute(select(actions.c.seq, actions.c.seat, actions.c.action)
+                             .where(actions.c.table_id == table_id, actions.c.seq >= seq).order_by(actions.c.seq))
+            return [(r.seq, r.seat, r.action) for r in rows]
+
     def append_action(self, table_id: str, seq: int, seat: int, action: int, by_bot: bool,
                       hand_rows: Sequence[dict[str, Any]] = (), finished_totals: Sequence[int] | None = None,
-                      before_finishing: Callable[[Connection], None] | None = None) -> None:
+                      before_finishing: Callable[[Connection], None] | None = None,
+                      before_storing: Callable[[Connection], None] | None = None) -> None:
         """Store one action, with what it completed (a hand's results, the game's end), at once.
 
         ``before_finishing`` runs in the same transaction just before a game's end is stored (the
         live table rates the game there), so that a game is rated exactly when its end is stored.
-        The primary key (table, seq) refuses a second action with the same number: the caller
-        holds the table's lock, so that only happens if two servers share a database.
+        ``before_storing`` runs first (a node of a cluster checks it still holds the table) and
+        may raise to store nothing. The primary key (table, seq) refuses a second action with the
+        same number: the caller holds the table's lock, and in a cluster the table's lease.
         """
         with self.begin() as c:
+            if before_storing is not None:
+                before_storing(c)
             c.execute(insert(actions).values(table_id=table_id, seq=seq, seat=seat, action=action, by_bot=by_bot,
                                              created_at=now()))
             if hand_rows:

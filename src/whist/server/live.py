@@ -26,6 +26,7 @@ from whist.core.errors import IllegalActionError
 from whist.core.games import make_game
 from whist.core.match import Match
 from whist.core.views import seat_view
+from whist.server.cluster import Cluster, LeaseLost
 from whist.server.db import SeatRow, Store, TableRow
 from whist.server.ratings import rate_finished_game
 from whist.server.replay import replay_actions
@@ -62,7 +63,23 @@ class Seat:
         return self.kind == "bot"
 
 
+@dataclass(frozen=True)
+class RemoteConnection:
+    """A connection to this table on another node of the cluster, as its owner counts it: it
+    makes the seat connected (and the table watched) here, and is sent nothing, since that node
+    makes its connections' messages itself from what this one announces (``whist.server.cluster``)."""
+
+    node: str
+    connection: str
+
+    async def __call__(self, message: dict[str, Any]) -> None:
+        return None
+
+
 class LiveTable:
+    # Whether this node plays the table (and so announces its changes to the cluster); a mirror does not.
+    plays = True
+
     def __init__(self, row: TableRow, seat_rows: list[SeatRow], names: dict[int, str], store: Store,
                  bot_delay: float, grace_seconds: float, thinkers: Thinkers) -> None:
         self.row = row
@@ -85,6 +102,7 @@ class LiveTable:
         self.later: set[asyncio.Task[None]] = set()  # broadcasts started where nothing can await them
         self.closed = False
         self._score: tuple[Match, dict[str, Any]] | None = None  # scoreboard_json of that match
+        self.cluster: Cluster | None = None  # set by the hub when this node is one of several
 
     # Rebuilding after a restart ---------------------------------------------------------------
 
@@ -94,6 +112,12 @@ class LiveTable:
         self.version = len(stored)
 
     # Seats and connections ----------------------------------------------------------------------
+
+    def remote_connections(self) -> list[tuple[int, RemoteConnection]]:
+        """The connections other nodes of the cluster hold to this table, with their seats (-1: watching)."""
+        found = [(-1, send) for send in self.spectators if isinstance(send, RemoteConnection)]
+        return found + [(seat.number, send) for seat in self.seats for send in seat.connections
+                        if isinstance(send, RemoteConnection)]
 
     def seat_of_user(self, user_id: int | None) -> int:
         for seat in self.seats:
@@ -116,6 +140,12 @@ class LiveTable:
         # period a bot plays for them, so that a table never waits for someone who never comes.
         if not seat.connections:
             self.start_grace(seat)
+
+    async def seat_user(self, seat_number: int, user_id: int, name: str) -> None:
+        """``take_seat``, then everyone is told and the bots go on (a join from any node)."""
+        self.take_seat(seat_number, user_id, name)
+        await self.broadcast()
+        self.schedule_turn()
 
     @property
     def watched(self) -> bool:
@@ -205,16 +235,23 @@ class LiveTable:
                          for s in range(self.game.players)]
             try:
                 self.store.append_action(self.id, self.version, seat_number, action, by_bot, hand_rows,
-                                         list(after.totals) if after.over else None, self._rate)
+                                         list(after.totals) if after.over else None, self._rate,
+                                         None if self.cluster is None else self.cluster.check_lease(self.id))
             except SQLAlchemyError:  # not stored, so not taken: the table stays as it was
                 log.exception("table %s: action %d could not be stored", self.id, self.version)
                 raise ActionRefused("unavailable", "The action could not be saved; please try again") from None
+            except LeaseLost:  # another node plays the table now; this copy is closed by the hub
+                log.warning("table %s: action %d refused, this node no longer holds the table", self.id, self.version)
+                raise ActionRefused("unavailable", "This table is moving to another server; please try again "
+                                                   "in a moment") from None
             self.match = after
             self.version += 1
             version_now = self.version
         await self.broadcast()
         if self.match.over:
             self.close()
+            if self.cluster is not None:
+                self.cluster.release(self.id)
         else:
             self.schedule_turn()
         return version_now
@@ -349,3 +386,18 @@ class LiveTable:
                 await send(messages[seat_number])
             except Exception:  # a connection closing as we write: its own handler cleans up
                 log.debug("table %s: send to seat %d failed", self.id, seat_number)
+        if self.cluster is not None and self.plays:
+            await self.announce(table)
+
+    async def announce(self, table: dict[str, Any] | None = None) -> None:
+        """Tell the other nodes the table changed: its version, and its seats as everyone sees them
+        (no card: each node makes its own connections' views from the stored actions)."""
+        assert self.cluster is not None
+        seats = (table or self.table_json())["seats"]
+        message = {"table": self.id, "version": self.version, "owner": self.cluster.node,
+                   "seats": [{"user": seat.user_id, "name": seat.name, "connected": shown["connected"],
+                              "away": shown["away"]} for seat, shown in zip(self.seats, seats, strict=True)]}
+        try:
+            await self.cluster.publish(message)
+        except Exception:  # the others catch up at the next change, or when they ask
+            log.exception("table %s: the change could not be announced to the cluster", self.id)

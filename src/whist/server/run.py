@@ -8,6 +8,7 @@ import socket
 import uvicorn
 
 from whist.server.app import create_app
+from whist.server.cluster import check_node_name
 from whist.server.logs import log_config
 from whist.server.settings import RateLimits, ServerSettings
 from whist.server.workers import default_worker_count
@@ -16,17 +17,23 @@ from whist.server.workers import default_worker_count
 def run_server(host: str, port: int, database_url: str | None, grace: float, bot_delay: float,
                log_level: str = "info", secure_cookies: bool = False, rate_limits: RateLimits | None = None,
                max_open_tables: int | None = 10, bot_workers: int | None = None, bot_deadline: float = 5.0,
-               ray_address: str | None = None) -> None:
+               ray_address: str | None = None, node_name: str | None = None, lease_seconds: float = 10.0) -> None:
     """``bot_workers`` None: one worker process per core."""
     check_port(host, port)
     if bot_workers is None:
         bot_workers = default_worker_count()
     if ray_address:
         check_ray(ray_address)
+    if node_name is not None:
+        try:
+            check_node_name(node_name)
+        except ValueError as error:
+            raise CannotStart(str(error)) from None
     settings = ServerSettings.default(database_url, grace_seconds=grace, bot_delay=bot_delay,
                                       https_only=secure_cookies, rate_limits=rate_limits or RateLimits(),
                                       max_open_tables=max_open_tables, bot_workers=bot_workers,
-                                      bot_deadline=bot_deadline, ray_address=ray_address)
+                                      bot_deadline=bot_deadline, ray_address=ray_address, node_name=node_name,
+                                      lease_seconds=lease_seconds)
     thinking = (f"bots on the Ray cluster at {ray_address}" if ray_address else
                 f"{bot_workers} bot worker processes" if bot_workers else "bots in threads of this process")
     print(f"whist: serving on http://{host}:{port}  (database: {safe_url(settings.database_url)}; {thinking})",

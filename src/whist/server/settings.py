@@ -123,6 +123,10 @@ class ServerSettings:
     # A Ray cluster's address (``ray://host:10001`` or ``auto``): the bots think on its workers,
     # on other machines too, instead of in ``bot_workers`` local processes.
     ray_address: str | None = None
+    # Several servers on one PostgreSQL (whist.server.cluster): this node's name (None: the host's
+    # name, the process id and a random tail), and the seconds a node holds a table without renewing.
+    node_name: str | None = None
+    lease_seconds: float = 10.0
 
     @classmethod
     def default(cls, database_url: str | None = None, **changes: object) -> ServerSettings:
