@@ -126,6 +126,20 @@ def test_a_job_whose_worker_dies_runs_on_another(pool: ProcessThinkers) -> None:
     assert future.result(timeout=120) == ExpertBot("slow", SLOW).choose(view)
 
 
+class FaultyBot(Bot):
+    """A bot with a bug."""
+
+    def choose(self, view: SeatView) -> int:
+        raise RuntimeError("a bug")
+
+
+def test_a_bot_that_fails_is_stood_in_for(pool: ProcessThinkers) -> None:
+    view = first_views("classic", 1)[0]
+    for thinkers in (pool, ThreadThinkers()):
+        decided = asyncio.run(thinkers.decide(FaultyBot(), view))
+        assert decided.stand_in and decided.action == BasicBot().choose(view)
+
+
 def test_bad_worker_counts_are_refused() -> None:
     with pytest.raises(ValueError, match="at least one"):
         ProcessThinkers(0)

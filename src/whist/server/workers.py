@@ -106,6 +106,9 @@ class ThreadThinkers:
             action, after = await asyncio.wait_for(asyncio.to_thread(decide, copy.deepcopy(bot), view), self.deadline)
         except TimeoutError:
             return stand_in_decision(bot, view, f"no decision in {self.deadline:g} s")
+        except Exception as error:  # a fault of the bot's: the table goes on
+            log.exception("seat %d: the bot failed", view.seat)
+            return stand_in_decision(bot, view, f"the bot failed ({type(error).__name__})")
         return Decided(action, after)
 
     def submit(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
@@ -198,6 +201,9 @@ class ProcessThinkers:
                 self._replace(worker)
                 tried.add(worker.number)
                 continue
+            except Exception as error:  # a fault of the bot's (the same on any worker): the table goes on
+                log.exception("seat %d: the bot failed", view.seat)
+                return stand_in_decision(bot, view, f"the bot failed ({type(error).__name__})")
             return Decided(action, after)
         return stand_in_decision(bot, view, f"no decision from the bot workers in {self.deadline:g} s")
 
