@@ -126,6 +126,24 @@ def test_a_job_whose_worker_dies_runs_on_another(pool: ProcessThinkers) -> None:
     assert future.result(timeout=120) == ExpertBot("slow", SLOW).choose(view)
 
 
+def test_a_slow_worker_is_backed_by_an_idle_one() -> None:
+    """Worker 0 is busy for 20 s, worker 1 for 1 s: the decision goes to worker 0 (as busy as the
+    other when it is sent), and at half its deadline worker 1, idle by then, is asked too."""
+    view = first_views("classic", 1)[0]
+    thinkers = ProcessThinkers(2, deadline=6.0)
+    try:
+        thinkers.pids()
+        thinkers.workers[0].submit(time.sleep, 20)
+        thinkers.workers[1].submit(time.sleep, 1)
+        decided, took = asyncio.run(timed_decision(thinkers, make_bot("basic"), view))
+        assert not decided.stand_in and decided.action == BasicBot().choose(view)
+        assert 3 <= took < 6
+    finally:
+        for worker in thinkers.workers:
+            os.kill(worker.pid(), signal.SIGKILL)  # worker 0 would sleep on
+        thinkers.close()
+
+
 class FaultyBot(Bot):
     """A bot with a bug."""
 

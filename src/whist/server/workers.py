@@ -188,24 +188,51 @@ class ProcessThinkers:
                 self._replace(worker)
 
     async def decide(self, bot: Bot, view: SeatView) -> Decided:
+        """The decision from the least busy worker. If it has not answered by half the deadline and
+        another worker is idle, that one is asked too (the same bot and view: the same answer), and
+        the first answer counts; a worker that dies is replaced and another asked."""
         loop = asyncio.get_running_loop()
         give_up = loop.time() + self.deadline
         tried: set[int] = set()
-        while (left := give_up - loop.time()) > 0:
-            worker, future = self._send(tried, decide, bot, view)
-            try:
-                action, after = await asyncio.wait_for(asyncio.wrap_future(future), left)
-            except TimeoutError:
-                break
-            except BrokenProcessPool:  # the worker died while it thought: ask another
-                self._replace(worker)
-                tried.add(worker.number)
-                continue
-            except Exception as error:  # a fault of the bot's (the same on any worker): the table goes on
-                log.exception("seat %d: the bot failed", view.seat)
-                return stand_in_decision(bot, view, f"the bot failed ({type(error).__name__})")
-            return Decided(action, after)
+        asked: dict[asyncio.Future[tuple[Action, Bot]], Worker] = {}
+
+        def ask(avoid: set[int]) -> None:
+            worker, future = self._send(avoid, decide, bot, view)
+            tried.add(worker.number)
+            asked[asyncio.wrap_future(future)] = worker
+
+        ask(tried)
+        try:
+            while (left := give_up - loop.time()) > 0:
+                hedge_at = self.deadline / 2 - (self.deadline - left)
+                done, _ = await asyncio.wait(asked, timeout=hedge_at if hedge_at > 0 else left,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if not done:
+                    idle = self._idle_beyond(tried)
+                    if hedge_at > 0 and idle:
+                        log.info("seat %d: the bot's worker is slow; another worker is asked too", view.seat)
+                        ask(tried)
+                    continue
+                for answer in done:
+                    worker = asked.pop(answer)
+                    error = answer.exception()
+                    if error is None:
+                        action, after = answer.result()
+                        return Decided(action, after)
+                    if not isinstance(error, BrokenProcessPool):  # a fault of the bot's, the same anywhere
+                        log.error("seat %d: the bot failed", view.seat, exc_info=error)
+                        return stand_in_decision(bot, view, f"the bot failed ({type(error).__name__})")
+                    self._replace(worker)  # it died while it thought: ask another
+                    if not asked:
+                        ask(tried)
+        finally:
+            for answer in asked:
+                answer.cancel()
         return stand_in_decision(bot, view, f"no decision from the bot workers in {self.deadline:g} s")
+
+    def _idle_beyond(self, tried: set[int]) -> bool:
+        with self.lock:
+            return any(w.in_hand == 0 and w.number not in tried for w in self.workers)
 
     def submit(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
         """A job (an analysis) for the least busy worker; if that worker dies, the job is sent again
