@@ -138,3 +138,37 @@ def test_when_the_owner_dies_the_other_node_takes_the_table_over(settings: Serve
         row = hub_of(south).store.table(table_id)
         assert row is not None
         matches_by_version(row, stored)
+
+
+def away(client: TestClient, table_id: str, seat: int) -> bool:
+    return bool(hub_of(client).tables[table_id].seats[seat].away)
+
+
+def test_a_player_gone_from_the_other_node_is_covered_after_the_grace(settings: ServerSettings) -> None:
+    with node(settings, "north") as north, node(settings, "south") as south:
+        ann = sign_in(north, "Ann")
+        table_id = create_table(north, ann, "hbbb", options={"hands": 1})["id"]
+        with connect(south, ann, table_id) as a:
+            a.until(lambda m: m["type"] == "state" and m["table"]["seats"][0]["connected"])
+            assert not away(north, table_id, 0)
+        # She left through south: north, which plays the table, counts her gone and, after the
+        # grace period, lets the stand-in play her seat.
+        end = time.monotonic() + settings.grace_seconds + 5
+        while not away(north, table_id, 0):
+            assert time.monotonic() < end, "her seat was not covered"
+            time.sleep(0.05)
+
+
+def test_the_connections_of_a_node_that_died_are_forgotten(settings: ServerSettings) -> None:
+    with node(settings, "north") as north, node(settings, "south") as south:
+        ann = sign_in(north, "Ann")
+        table_id = create_table(north, ann, "hbbb", options={"hands": 1})["id"]
+        with connect(south, ann, table_id) as a:
+            a.until(lambda m: m["type"] == "state" and m["table"]["seats"][0]["connected"])
+            assert hub_of(north).tables[table_id].remote_connections()
+            kill(south)  # with Ann's connection on it
+            end = time.monotonic() + LEASE + settings.grace_seconds + 5
+            while not away(north, table_id, 0):
+                assert time.monotonic() < end, "a dead node's connection kept the seat"
+                time.sleep(0.05)
+            assert not hub_of(north).tables[table_id].remote_connections()
