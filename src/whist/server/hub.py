@@ -191,8 +191,9 @@ class Hub:
         owner = owner or self.cluster.owner_of(row.id)
         if owner is None or owner == self.cluster.node:
             return None
-        names = self.store.user_names([s.user_id for s in self.store.seats_of(row.id) if s.user_id is not None])
-        mirror = MirrorTable(row, self.store.seats_of(row.id), names, self.store, self.thinkers, self.cluster, owner)
+        seat_rows = self.store.seats_of(row.id)
+        names = self.store.user_names([s.user_id for s in seat_rows if s.user_id is not None])
+        mirror = MirrorTable(row, seat_rows, names, self.store, self.thinkers, self.cluster, owner)
         try:
             mirror.replay(self.store.actions_of(row.id))
         except (ValueError, RuntimeError):
