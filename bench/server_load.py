@@ -1,138 +1,387 @@
-"""Many tables at once on one ``whist serve``: actions per second, the latency from a client's
-action to its acknowledgement, and a check that no action was lost or stored twice.
+"""Many tables at once on ``whist serve``: actions per second, the latency from a client's action
+to its acknowledgement, how late the bots move past their pacing, and a check that no action
+was lost or stored twice. Optionally several nodes behind nginx, and one of them killed.
 
 Each table has one simulated person, who connects over a WebSocket with their own guest
-session and plays a random legal action after a short think, and three ``basic`` bots,
+session and plays a random legal action after a short think, and three bots (``--bot-level``),
 which the server paces with ``--bot-delay``. The latency is measured only on the people's
-actions, from sending to the ``ack``: bot thinking is not part of it. At the end every
-table's stored actions are read back from the database and replayed through the engine.
+actions, from sending to the ``ack``: bot thinking is not part of it. The bots' moves are timed
+as the person's client sees them: from the state message of the action before a bot's move to
+the state message of that move, less the pacing. At the end every table's stored actions are
+read back from the database (SQLite or PostgreSQL, through SQLAlchemy) and replayed through
+the engine.
+
+With ``--nodes N`` (or ``--nginx``) the clients reach the nodes only through nginx, run here as
+a child process with a generated configuration (round robin, WebSocket upgrade). A client whose
+WebSocket drops reconnects through nginx, with a short backoff, and makes sure its last action
+is taken exactly once: an action acknowledged is stored; one sent without an answer is sent
+again only if the state after reconnecting shows the table still waiting for it. With
+``--kill-node-after S`` the node that owns the most tables (``table_owners``) is killed with
+SIGKILL S seconds into the load; each of its tables must go on within the lease + 5 s.
 
 Run:  python bench/server_load.py [--tables 200] [--hands 1] [--bot-delay 1.0] [--think 0.5,1.5]
+          [--bot-level basic] [--bot-workers N] [--database-url postgresql://...]
+          [--nodes 2 [--kill-node-after 20] [--lease-seconds 10]] [--report out.json]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import grp
 import json
+import math
 import os
+import pwd
 import random
+import secrets
+import shutil
+import signal
 import socket
-import sqlite3
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import websockets
+from sqlalchemy import Engine, bindparam, text
+from sqlalchemy.exc import SQLAlchemyError
 
+from whist.bots.registry import BOT_LEVELS
 from whist.core.games import make_game
 from whist.core.match import Match
+from whist.server.db import make_engine
 
+# The server's WebSocket close codes that refuse a table: no such table (on this node), private.
+REFUSING_CODES = {4404, 4403}
+NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+# What the figures are made of ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Arrival:
+    """The first state message of a version, as the person's client received it."""
+
+    at: float  # time.perf_counter()
+    connection: int  # which of the client's connections (1, 2, ...) it came on
+
+
+def bot_delays_over_pacing(arrivals: Mapping[int, Arrival], bot_seqs: Iterable[int], pacing: float,
+                           cut_at: float | None = None) -> tuple[list[float], int]:
+    """How late each bot move came, past its pacing: for the stored action ``seq`` made by a bot,
+    the time from the state of version ``seq`` (the table before the move) to the state of version
+    ``seq + 1`` (after it), less ``pacing``. Returns (delays, skipped): a move is skipped when the
+    client did not see both states on one connection (it was reconnecting), or when the two states
+    straddle ``cut_at`` (a node killed in between: that wait is measured as the resume time).
+
+    >>> arrivals = {0: Arrival(0.0, 1), 1: Arrival(1.25, 1), 2: Arrival(2.0, 1), 3: Arrival(9.0, 2)}
+    >>> bot_delays_over_pacing(arrivals, [0, 1, 2], pacing=0.5)
+    ([0.75, 0.25], 1)
+    """
+    delays, skipped = [], 0
+    for seq in bot_seqs:
+        before, after = arrivals.get(seq), arrivals.get(seq + 1)
+        if (before is None or after is None or before.connection != after.connection
+                or (cut_at is not None and before.at < cut_at <= after.at)):
+            skipped += 1
+            continue
+        delays.append(after.at - before.at - pacing)
+    return delays, skipped
+
+
+def percentile(ordered: list[float], fraction: float) -> float:
+    """The nearest-rank percentile of sorted values.
+
+    >>> percentile([1.0, 2.0, 3.0, 4.0], 0.5), percentile([1.0, 2.0, 3.0, 4.0], 0.99)
+    (2.0, 4.0)
+    """
+    return ordered[max(0, math.ceil(fraction * len(ordered)) - 1)]
+
+
+def spread(values: Iterable[float]) -> dict[str, float] | None:
+    """Median, p90, p99 and max of ``values`` (None if there are none)."""
+    ordered = sorted(values)
+    if not ordered:
+        return None
+    return {"count": len(ordered), "median": percentile(ordered, 0.5), "p90": percentile(ordered, 0.9),
+            "p99": percentile(ordered, 0.99), "max": ordered[-1]}
+
+
+# The simulated person ---------------------------------------------------------------------------
 
 @dataclass
 class Client:
-    """One simulated person at one table."""
+    """One simulated person at one table, and what they saw."""
 
     table_id: str = ""
     cookie: str = ""
     latencies: list[float] = field(default_factory=list)
-    acked_versions: list[int] = field(default_factory=list)
+    acked_versions: list[int] = field(default_factory=list)  # the versions the acks named
+    # Actions sent whose ack was lost with the connection, seen taken in the state after reconnecting.
+    inferred_versions: list[int] = field(default_factory=list)
+    sent: dict[int, int] = field(default_factory=dict)  # version acted on -> the action sent
+    arrivals: dict[int, Arrival] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    refusals: list[str] = field(default_factory=list)  # connections a node closed at once (4404, 4403)
+    retried: int = 0  # actions refused as "unavailable" (not stored) and sent again
+    drops: int = 0  # connections that failed or dropped before the game was over for this client
+    upstreams: list[str] = field(default_factory=list)  # the node each connection reached (nginx)
     finished: bool = False
 
+
+@dataclass
+class Pending:
+    """An action sent and not yet answered."""
+
+    version: int
+    action: int
+    sent_at: float
+    connection: int  # the connection it was last sent on; 0: none yet
+
+
+class Person:
+    """Plays one client's seat over as many connections as it takes."""
+
+    def __init__(self, client: Client, url: str, think: tuple[float, float], rng: random.Random,
+                 stall: float, give_up: float) -> None:
+        self.client, self.url, self.think, self.rng = client, url, think, rng
+        self.stall, self.give_up = stall, give_up
+        self.ws: Any = None  # the open connection, if any
+        self.connection = 0
+        self.pending: Pending | None = None
+        self.thinking: asyncio.Task[None] | None = None
+        self.decided = -1  # the last version we started thinking on
+        self.version = -1  # the newest version seen
+        self.latest: dict[str, Any] | None = None  # the state message of that version
+
+    @property
+    def done(self) -> bool:
+        return self.client.finished and self.pending is None and (self.thinking is None or self.thinking.done())
+
+    async def play(self) -> None:
+        failing_since: float | None = None
+        backoff = 0.1
+        while True:
+            try:
+                async with websockets.connect(self.url, additional_headers={"Cookie": self.client.cookie},
+                                              max_size=2**22, open_timeout=5, proxy=None) as ws:
+                    self.connection += 1
+                    headers = ws.response.headers if ws.response is not None else {}
+                    self.client.upstreams.append(headers.get("X-Whist-Upstream", "direct"))
+                    self.ws, failing_since, backoff = ws, None, 0.1
+                    if self.pending is not None:
+                        await ws.send(json.dumps({"type": "sync"}))
+                    if await self.converse(ws):
+                        return
+            except websockets.ConnectionClosed as closed:
+                if closed.rcvd is not None and closed.rcvd.code in REFUSING_CODES:
+                    self.client.refusals.append(f"{closed.rcvd.code} {closed.rcvd.reason}")
+            except (OSError, TimeoutError, websockets.InvalidHandshake):
+                pass
+            finally:
+                self.ws = None
+            if self.done:
+                return
+            self.client.drops += 1
+            now = time.perf_counter()
+            failing_since = failing_since or now
+            if now - failing_since > self.give_up:
+                self.client.errors.append(f"could not reconnect for {self.give_up:g} s")
+                return
+            await asyncio.sleep(backoff * self.rng.uniform(1, 1.5))
+            backoff = min(2 * backoff, 1.0)
+
+    async def converse(self, ws: Any) -> bool:
+        """Read every message as it comes (so that an ack is timed when it arrives); True once
+        the game is over for this client, or it gave up waiting."""
+        while True:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), self.stall)
+            except TimeoutError:
+                self.client.errors.append(f"no message for {self.stall:g} s")
+                return True
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "ack":
+                self.on_ack(message)
+            elif kind == "error":
+                await self.on_error(message)
+            elif kind == "state":
+                self.on_state(message)
+            if self.done:
+                return True
+
+    def on_ack(self, message: dict[str, Any]) -> None:
+        pending = self.pending
+        if pending is None or message["id"] != str(pending.version) or pending.connection != self.connection:
+            self.client.errors.append(f"an ack for no action in flight: {message}")
+            return
+        self.client.latencies.append(time.perf_counter() - pending.sent_at)
+        self.client.acked_versions.append(message["version"])
+        self.pending = None
+        self.maybe_decide()
+
+    async def on_error(self, message: dict[str, Any]) -> None:
+        pending = self.pending
+        if pending is not None and message.get("id") == str(pending.version):
+            if message["code"] == "unavailable":  # not stored, so not taken: ask for the state, send again
+                self.client.retried += 1
+                pending.connection = 0
+                await asyncio.sleep(0.2)
+                await self.ws.send(json.dumps({"type": "sync"}))
+                return
+            self.pending = None
+        self.client.errors.append(f"{message['code']}: {message['message']}")
+        if "state" in message:
+            self.on_state(message["state"])
+
+    def on_state(self, message: dict[str, Any]) -> None:
+        version, view = message["version"], message["view"]
+        self.client.arrivals.setdefault(version, Arrival(time.perf_counter(), self.connection))
+        if message["score"]["over"]:
+            self.client.finished = True
+        pending = self.pending
+        if pending is not None and pending.connection != self.connection:
+            # Sent on a connection that is gone (or refused as unavailable): taken if the table moved past it.
+            if version > pending.version:
+                self.client.inferred_versions.append(pending.version + 1)
+                self.pending = None
+            elif version == pending.version and view["player"] == message["you"]:
+                self.send(pending)
+        if version >= self.version:
+            self.version, self.latest = version, message
+        self.maybe_decide()
+
+    def maybe_decide(self) -> None:
+        """Start thinking on the newest state if it is our turn and nothing of ours is in flight (the
+        person may act twice running, as in the frisch: the second turn waits for the first ack)."""
+        message = self.latest
+        if (message is None or self.pending is not None or (self.thinking is not None and not self.thinking.done())
+                or message["version"] <= self.decided):
+            return
+        view, version = message["view"], message["version"]
+        if view["player"] == message["you"] and view["legal"]:
+            self.decided = version
+            self.thinking = asyncio.create_task(self.act_after_thinking(self.rng.choice(view["legal"])["action"],
+                                                                        version))
+
+    async def act_after_thinking(self, action: int, version: int) -> None:
+        await asyncio.sleep(self.rng.uniform(*self.think))
+        if self.version != version:  # the table moved on without us (a stand-in): nothing to send
+            return
+        self.client.sent[version] = action
+        self.pending = Pending(version, action, time.perf_counter(), 0)
+        self.send(self.pending)
+
+    def send(self, pending: Pending) -> None:
+        """Send (or send again) ``pending`` on the open connection; without one, the state after
+        reconnecting sends it."""
+        if self.ws is None:
+            return
+        pending.connection, pending.sent_at = self.connection, time.perf_counter()
+        message = {"type": "act", "action": pending.action, "version": pending.version, "id": str(pending.version)}
+        task = asyncio.create_task(self.ws.send(json.dumps(message)))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())  # a dropped connection: seen by recv
+
+
+# Setting up and checking the tables ---------------------------------------------------------------
 
 def post(base: str, path: str, body: dict[str, Any], cookie: str = "") -> tuple[dict[str, Any], str]:
     request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
                                      headers={"Content-Type": "application/json", "Cookie": cookie})
-    with urllib.request.urlopen(request, timeout=30) as response:
+    with NO_PROXY.open(request, timeout=30) as response:
         set_cookie = response.headers.get("Set-Cookie", "")
         return json.loads(response.read()), set_cookie.split(";", 1)[0] or cookie
 
 
-def set_up(base: str, tables: int, hands: int) -> list[Client]:
+def set_up(base: str, tables: int, hands: int, bot_level: str) -> list[Client]:
     clients = []
     for number in range(tables):
         _, cookie = post(base, "/api/guest", {"name": f"load{number}"})
-        seats = [{"kind": "human"}] + [{"kind": "bot", "level": "basic"}] * 3
+        seats = [{"kind": "human"}] + [{"kind": "bot", "level": bot_level}] * 3
         table, _ = post(base, "/api/tables", {"game": "israeli", "options": {"hands": hands}, "seats": seats,
                                               "take_seat": 0}, cookie)
         clients.append(Client(table["id"], cookie))
     return clients
 
 
-async def play(client: Client, ws_base: str, think: tuple[float, float], rng: random.Random) -> None:
-    """Read every message as it comes (so that an ack is timed when it arrives) and act in a
-    separate task after thinking; return once the game is over and every action is acknowledged."""
-    url = f"{ws_base}/ws/tables/{client.table_id}"
-    async with websockets.connect(url, additional_headers={"Cookie": client.cookie}, max_size=2**22) as ws:
-        sent_at: dict[str, float] = {}
-        acted_on = -1  # the last version we decided to act on
-        thinking: set[asyncio.Task[None]] = set()
+@dataclass
+class Stored:
+    """What the database holds of the clients' tables."""
 
-        async def act_after_thinking(action: int, version: int) -> None:
-            await asyncio.sleep(rng.uniform(*think))
-            message_id = str(version)
-            sent_at[message_id] = time.perf_counter()
-            await ws.send(json.dumps({"type": "act", "action": action, "version": version, "id": message_id}))
-
-        async for raw in ws:
-            message = json.loads(raw)
-            kind = message["type"]
-            if kind == "ack":
-                client.latencies.append(time.perf_counter() - sent_at.pop(message["id"]))
-                client.acked_versions.append(message["version"])
-            elif kind == "error":
-                client.errors.append(f"{message['code']}: {message['message']}")
-                sent_at.pop(str(message.get("id")), None)
-            elif kind == "state":
-                if message["score"]["over"]:
-                    client.finished = True
-                view, version = message["view"], message["version"]
-                if view["player"] == message["you"] and view["legal"] and version != acted_on:
-                    acted_on = version
-                    task = asyncio.create_task(act_after_thinking(rng.choice(view["legal"])["action"], version))
-                    thinking.add(task)
-                    task.add_done_callback(thinking.discard)
-            if client.finished and not sent_at and not thinking:
-                return
+    actions: int
+    bot_seqs: dict[str, list[int]]  # table -> the sequence numbers of the bots' actions
+    problems: list[str]
 
 
-def verify(db_path: Path, clients: list[Client], hands: int) -> tuple[int, list[str]]:
-    """Every table: stored actions numbered 0..n-1, replaying to a finished game, with each
-    acknowledged action of the person stored at its place. Returns (actions, problems)."""
+def verify(engine: Engine, clients: list[Client], hands: int) -> Stored:
+    """Every table: stored actions numbered 0..n-1, replaying to a finished game; the person's
+    stored actions are exactly those they sent and saw taken (acknowledged, or seen in the state
+    after a lost ack), each once, each the action they sent."""
     problems: list[str] = []
+    bot_seqs: dict[str, list[int]] = {}
     total = 0
     game = make_game("israeli", None, {"hands": hands})
-    with sqlite3.connect(db_path) as db:
+    with engine.connect() as db:
         for client in clients:
-            rows = db.execute("SELECT seq, seat, action, by_bot FROM actions WHERE table_id = ? ORDER BY seq",
-                              (client.table_id,)).fetchall()
-            seed, first_dealer = db.execute("SELECT seed, first_dealer FROM tables WHERE id = ?",
-                                            (client.table_id,)).fetchone()
+            rows = db.execute(text("SELECT seq, seat, action, by_bot FROM actions WHERE table_id = :t ORDER BY seq"),
+                              {"t": client.table_id}).all()
+            seed, first_dealer = db.execute(text("SELECT seed, first_dealer FROM tables WHERE id = :t"),
+                                            {"t": client.table_id}).one()
             total += len(rows)
-            if [r[0] for r in rows] != list(range(len(rows))):
-                problems.append(f"{client.table_id}: sequence numbers have gaps or repeats")
-            match = Match.start(game, seed, first_dealer)
-            for _, seat, action, _ in rows:
-                if seat != match.current_player:
-                    problems.append(f"{client.table_id}: stored action out of turn")
-                    break
-                match = match.apply(action)
-            if not match.over:
-                problems.append(f"{client.table_id}: the game did not finish")
-            people = {seq + 1 for seq, seat, _, by_bot in rows if seat == 0 and not by_bot}
-            if sorted(client.acked_versions) != sorted(people):
-                problems.append(f"{client.table_id}: acknowledged actions {len(client.acked_versions)} "
-                                f"vs stored {len(people)}")
-            if not client.finished:
-                problems.append(f"{client.table_id}: the client did not see the end")
-    return total, problems
+            problems += check_table(client, game, seed, first_dealer, [tuple(r) for r in rows])
+            bot_seqs[client.table_id] = [seq for seq, _, _, by_bot in rows if by_bot]
+    return Stored(total, bot_seqs, problems)
+
+
+def check_table(client: Client, game: Any, seed: str, first_dealer: int,
+                rows: list[tuple[Any, ...]]) -> list[str]:
+    problems = []
+    name = client.table_id
+    if [r[0] for r in rows] != list(range(len(rows))):
+        problems.append(f"{name}: sequence numbers have gaps or repeats")
+    match = Match.start(game, seed, first_dealer)
+    for _, seat, action, _ in rows:
+        if seat != match.current_player:
+            problems.append(f"{name}: stored action out of turn")
+            break
+        match = match.apply(action)
+    if not match.over:
+        problems.append(f"{name}: the game did not finish")
+    people = {seq + 1: action for seq, seat, action, by_bot in rows if seat == 0 and not by_bot}
+    acked, inferred = Counter(client.acked_versions), Counter(client.inferred_versions)
+    if any(n > 1 for n in (acked + inferred).values()):
+        problems.append(f"{name}: an action seen taken twice")
+    if set(acked) | set(inferred) != set(people):
+        problems.append(f"{name}: actions seen taken {sorted(set(acked) | set(inferred))} "
+                        f"vs stored {sorted(people)}")
+    wrong = [v for v, action in people.items() if client.sent.get(v - 1) != action]
+    if wrong:
+        problems.append(f"{name}: stored actions the person did not send, at versions {wrong}")
+    if not client.finished:
+        problems.append(f"{name}: the client did not see the end")
+    return problems
+
+
+# Processes: the nodes and nginx ----------------------------------------------------------------------
+
+@dataclass
+class Node:
+    name: str
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
 
 
 def free_port() -> int:
@@ -141,65 +390,365 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(data_dir: Path, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "WHIST_DATA_DIR": str(data_dir)}
-    # Every simulated person comes from 127.0.0.1, hundreds of guests and tables at once: no rate limits.
-    command = [sys.executable, "-m", "whist.cli", "serve", "--port", str(port), "--bot-delay", str(bot_delay),
-               "--grace", "600", "--log-level", "warning", "--no-rate-limits"]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=(data_dir / "server.log").open("wb"))
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+def wait_for_health(base: str, process: subprocess.Popen[bytes], what: str, log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and process.poll() is None:
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1):
-                return process
+            with NO_PROXY.open(f"{base}/health", timeout=1):
+                return
         except OSError:
             time.sleep(0.1)
-    process.kill()
-    raise RuntimeError("the server did not start")
+    tail = log.read_text(errors="replace").splitlines()[-5:] if log.exists() else []
+    raise RuntimeError(f"{what} did not start: " + " | ".join(tail))
 
 
-async def run_clients(clients: list[Client], ws_base: str, think: tuple[float, float], seed: int) -> float:
+def start_node(name: str, folder: Path, database_url: str, args: argparse.Namespace) -> Node:
+    """One ``whist serve``, in its own process group, so that killing the node kills its bot workers
+    too, as when its machine dies. The node's name and lease go by environment: ``whist serve``
+    reads every option from one, and a server without multi-node support ignores them."""
+    port = free_port()
+    env = {**os.environ, "WHIST_DATA_DIR": str(folder), "WHIST_NODE_NAME": name,
+           "WHIST_LEASE_SECONDS": f"{args.lease_seconds:g}"}
+    # Every simulated person comes from 127.0.0.1, hundreds of guests and tables at once: no rate limits.
+    command = [sys.executable, "-m", "whist.cli", "serve", "--port", str(port), "--database-url", database_url,
+               "--bot-delay", str(args.bot_delay), "--grace", "600", "--log-level", "warning", "--no-rate-limits"]
+    if args.bot_workers is not None:
+        command += ["--bot-workers", str(args.bot_workers)]
+    log = folder / f"{name}.log"
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log.open("wb"),
+                               start_new_session=True)
+    node = Node(name, port, process)
+    try:
+        wait_for_health(f"http://{node.address}", process, f"node {name}", log)
+    except RuntimeError:
+        stop(process)
+        raise
+    return node
+
+
+def stop(process: subprocess.Popen[bytes], hard: bool = False) -> None:
+    """Stop a process that we started in its own group, and whatever it started."""
+    if process.poll() is None:
+        if hard:
+            os.killpg(process.pid, signal.SIGKILL)
+        else:
+            process.terminate()
+    try:
+        process.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)  # bot workers left behind by the leader
+
+
+def nginx_config(folder: Path, port: int, upstreams: list[str]) -> str:
+    """A configuration for nginx run by the bench: in the foreground, on loopback, files in ``folder``;
+    the same proxying as ``deploy/nginx.conf``."""
+    user = pwd.getpwuid(os.geteuid()).pw_name
+    group = grp.getgrgid(os.getegid()).gr_name
+    servers = "\n".join(f"        server {address} max_fails=1 fail_timeout=2s;" for address in upstreams)
+    temp = "\n".join(f"    {kind}_temp_path {folder / kind};" for kind in
+                     ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    return f"""\
+daemon off;
+user {user} {group};
+worker_processes 1;
+worker_rlimit_nofile 16384;
+pid {folder / "nginx.pid"};
+error_log {folder / "nginx.log"} warn;
+events {{ worker_connections 8192; }}
+http {{
+    access_log off;
+{temp}
+    map $http_upgrade $connection_upgrade {{ default upgrade; "" close; }}
+    upstream whist {{
+{servers}
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location / {{
+            proxy_pass http://whist;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_connect_timeout 2s;
+            proxy_read_timeout 1h;
+            proxy_send_timeout 1h;
+            proxy_next_upstream error timeout http_502;
+            add_header X-Whist-Upstream $upstream_addr always;
+        }}
+    }}
+}}
+"""
+
+
+def start_nginx(folder: Path, upstreams: list[str]) -> tuple[subprocess.Popen[bytes], int]:
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(nginx).exists():
+        raise RuntimeError("nginx is not installed (Debian: apt-get install -y nginx)")
+    port = free_port()
+    config = folder / "nginx.conf"
+    config.write_text(nginx_config(folder, port, upstreams))
+    log = folder / "nginx.log"
+    command = [nginx, "-c", str(config), "-p", str(folder), "-e", str(log)]
+    checked = subprocess.run([*command, "-t"], capture_output=True, text=True)
+    if checked.returncode != 0:
+        raise RuntimeError(f"nginx -t refused the generated configuration: {checked.stderr.strip()}")
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        wait_for_health(f"http://127.0.0.1:{port}", process, "nginx", log)
+    except RuntimeError:
+        stop(process)
+        raise
+    return process, port
+
+
+# The node killed --------------------------------------------------------------------------------------
+
+@dataclass
+class Kill:
+    node: str
+    at: float  # time.perf_counter()
+    after: float  # seconds into the load
+    owners_source: str  # where the killed node's tables were read from
+    tables: list[str]
+
+
+def table_owners(engine: Engine, table_ids: list[str]) -> dict[str, str] | None:
+    """Which node owns each table now (``table_owners``); None where the database has no such table."""
+    query = text("SELECT table_id, node FROM table_owners WHERE table_id IN :ids").bindparams(
+        bindparam("ids", expanding=True))
+    try:
+        with engine.connect() as db:
+            return {table_id: node for table_id, node in db.execute(query, {"ids": table_ids}).all()}
+    except SQLAlchemyError:
+        return None
+
+
+async def kill_a_node(after: float, nodes: list[Node], engine: Engine, clients: list[Client],
+                      people: list[Person]) -> Kill:
+    """``after`` seconds into the load, SIGKILL the node owning the most of the clients' tables."""
+    await asyncio.sleep(after)
+    owners = await asyncio.to_thread(table_owners, engine, [c.table_id for c in clients])
+    if owners:
+        name = Counter(owners.values()).most_common(1)[0][0]
+        source = "table_owners"
+        owned = [table for table, node in owners.items() if node == name]
+    else:  # no multi-node server yet: the tables whose person is connected through the node
+        by_address = {n.address: n.name for n in nodes}
+        connected = {c.table_id: by_address.get(c.upstreams[-1], "?")
+                     for c, p in zip(clients, people, strict=True) if p.ws is not None and c.upstreams}
+        name = Counter(connected.values()).most_common(1)[0][0] if connected else nodes[0].name
+        source = ("no table_owners table: the tables whose person was connected through the node"
+                  if owners is None else "table_owners was empty: the tables whose person was connected through it")
+        owned = [table for table, node in connected.items() if node == name]
+    victim = next(n for n in nodes if n.name == name)
+    at = time.perf_counter()
+    stop(victim.process, hard=True)
+    return Kill(name, at, after, source, sorted(owned))
+
+
+def resume_times(kill: Kill, clients: list[Client]) -> tuple[dict[str, float], list[str], list[str]]:
+    """For each table of the killed node: the seconds from the kill to the first state of a version
+    the client had not seen before it. Returns (resumed, not resumed, over before the kill)."""
+    by_table = {c.table_id: c for c in clients}
+    resumed: dict[str, float] = {}
+    stuck, over = [], []
+    for table in kill.tables:
+        arrivals = by_table[table].arrivals
+        seen = max((v for v, a in arrivals.items() if a.at < kill.at), default=-1)
+        later = [a.at for v, a in arrivals.items() if v > seen and a.at >= kill.at]
+        if later:
+            resumed[table] = min(later) - kill.at
+        elif by_table[table].finished:  # every state came before the kill, the last one the end
+            over.append(table)
+        else:
+            stuck.append(table)
+    return resumed, stuck, over
+
+
+# The run ----------------------------------------------------------------------------------------------
+
+async def run_clients(clients: list[Client], ws_base: str, args: argparse.Namespace,
+                      nodes: list[Node], engine: Engine) -> tuple[float, Kill | None]:
+    low, high = args.think_range
+    give_up = args.lease_seconds + 30
+    people = [Person(c, f"{ws_base}/ws/tables/{c.table_id}", (low, high), random.Random(f"{args.seed}/{i}"),
+                     args.stall_timeout, give_up) for i, c in enumerate(clients)]
     start = time.perf_counter()
-    await asyncio.gather(*(play(c, ws_base, think, random.Random(f"{seed}/{i}")) for i, c in enumerate(clients)))
-    return time.perf_counter() - start
+    killing = None
+    if args.kill_node_after is not None:
+        killing = asyncio.create_task(kill_a_node(args.kill_node_after, nodes, engine, clients, people))
+    await asyncio.gather(*(p.play() for p in people))
+    wall = time.perf_counter() - start
+    if killing is None:
+        return wall, None
+    if not killing.done():  # the load ended before the kill
+        killing.cancel()
+        return wall, None
+    return wall, killing.result()
 
 
 def main() -> None:
+    args = parse_arguments()
+    with tempfile.TemporaryDirectory() as folder_name:
+        folder = Path(folder_name)
+        # Nodes share the key that signs session cookies, as they must behind one address.
+        (folder / "session.key").write_text(secrets.token_urlsafe(32))
+        (folder / "session.key").chmod(0o600)
+        database_url = args.database_url or f"sqlite:///{folder / 'whist.db'}"
+        engine = make_engine(database_url)
+        nodes: list[Node] = []
+        proxy: subprocess.Popen[bytes] | None = None
+        try:
+            for number in range(1, args.nodes + 1):  # one after another: the first makes the schema
+                nodes.append(start_node(f"node{number}", folder, database_url, args))
+            if args.nginx:
+                proxy, port = start_nginx(folder, [n.address for n in nodes])
+            else:
+                port = nodes[0].port
+            clients = set_up(f"http://127.0.0.1:{port}", args.tables, args.hands, args.bot_level)
+            wall, kill = asyncio.run(run_clients(clients, f"ws://127.0.0.1:{port}", args, nodes, engine))
+        finally:
+            if proxy is not None:
+                stop(proxy)
+            for node in nodes:
+                stop(node.process)
+        stored = verify(engine, clients, args.hands)
+        engine.dispose()
+    report = summarise(args, clients, stored, wall, kill, nodes)
+    print_report(args, report)
+    if args.report:
+        Path(args.report).write_text(json.dumps(report, indent=1))
+    if report["failed"]:
+        sys.exit(1)
+
+
+def summarise(args: argparse.Namespace, clients: list[Client], stored: Stored, wall: float, kill: Kill | None,
+              nodes: list[Node]) -> dict[str, Any]:
+    delays: list[float] = []
+    skipped = 0
+    for client in clients:
+        found, missed = bot_delays_over_pacing(client.arrivals, stored.bot_seqs[client.table_id], args.bot_delay,
+                                               kill.at if kill else None)
+        delays += found
+        skipped += missed
+    by_address = {n.address: n.name for n in nodes}
+    errors = [e for c in clients for e in c.errors]
+    refusals = [r for c in clients for r in c.refusals]
+    report: dict[str, Any] = {
+        "tables": args.tables, "hands": args.hands, "bot_level": args.bot_level, "bot_delay": args.bot_delay,
+        "bot_workers": args.bot_workers, "nodes": args.nodes, "nginx": args.nginx,
+        "database": "postgresql" if (args.database_url or "").startswith("postgresql") else "sqlite",
+        "wall_s": wall, "actions": stored.actions, "actions_per_s": stored.actions / wall,
+        "ack_latency_s": spread(x for c in clients for x in c.latencies),
+        "bot_delay_over_pacing_s": spread(delays), "bot_moves_skipped": skipped,
+        "errors": errors, "refusals": refusals, "retried": sum(c.retried for c in clients),
+        "drops": sum(c.drops for c in clients), "acks_lost_but_stored": sum(len(c.inferred_versions) for c in clients),
+        "connections_per_node": dict(Counter(by_address.get(u, u) for c in clients for u in c.upstreams)),
+        "problems": stored.problems, "kill": None,
+    }
+    failed = bool(stored.problems or errors or refusals)
+    if args.kill_node_after is not None:
+        if kill is None:
+            report["kill"] = {"error": "the load ended before the kill"}
+            failed = True
+        else:
+            resumed, stuck, over = resume_times(kill, clients)
+            late = {t: s for t, s in resumed.items() if s > args.lease_seconds + 5}
+            report["kill"] = {**asdict(kill), "resumed_s": resumed, "not_resumed": stuck,
+                              "over_before_kill": over, "late": late, "limit_s": args.lease_seconds + 5}
+            del report["kill"]["at"]
+            failed = failed or bool(stuck or late)
+    report["failed"] = failed
+    return report
+
+
+def print_report(args: argparse.Namespace, report: dict[str, Any]) -> None:
+    low, high = args.think_range
+    workers = "serve's default" if args.bot_workers is None else args.bot_workers
+    where = f"{args.nodes} node(s) behind nginx" if args.nginx else "1 node, no proxy"
+    print(f"tables at once: {args.tables} (1 simulated person + 3 {args.bot_level} bots each, {args.hands} Israeli "
+          f"Whist hand(s), bot delay {args.bot_delay:g} s, think {low:g}-{high:g} s; bot workers: {workers}; "
+          f"{report['database']}; {where})")
+    print(f"wall time: {report['wall_s']:.1f} s; actions stored: {report['actions']}; "
+          f"actions per second: {report['actions_per_s']:.1f}")
+    ack = report["ack_latency_s"]
+    if ack:
+        print(f"people's actions acknowledged: {ack['count']}; latency action to ack: p50 {ack['median'] * 1000:.1f} "
+              f"ms, p99 {ack['p99'] * 1000:.1f} ms, max {ack['max'] * 1000:.1f} ms")
+    late = report["bot_delay_over_pacing_s"]
+    if late:
+        print(f"bot moves timed: {late['count']} (skipped: {report['bot_moves_skipped']}); delay over the pacing: "
+              f"median {late['median'] * 1000:.1f} ms, p90 {late['p90'] * 1000:.1f} ms, "
+              f"p99 {late['p99'] * 1000:.1f} ms, max {late['max'] * 1000:.1f} ms")
+    if args.nginx:
+        spread_text = ", ".join(f"{node} {count}" for node, count in sorted(report["connections_per_node"].items()))
+        print(f"WebSocket connections per node: {spread_text}; dropped or failed: {report['drops']}; "
+              f"refused by a node: {len(report['refusals'])}; acks lost but the action stored: "
+              f"{report['acks_lost_but_stored']}; actions retried after 'unavailable': {report['retried']}")
+    kill = report["kill"]
+    if kill is not None:
+        print_kill(kill)
+    print(f"errors returned to clients: {len(report['errors'])}")
+    for error in report["errors"][:5]:
+        print("  " + error)
+    print(f"lost or duplicated actions, unfinished games: {len(report['problems'])}")
+    for problem in report["problems"][:10]:
+        print("  " + problem)
+
+
+def print_kill(kill: dict[str, Any]) -> None:
+    if "error" in kill:
+        print(f"node killed: none ({kill['error']})")
+        return
+    resumed = sorted(kill["resumed_s"].values())
+    print(f"node killed: {kill['node']} (SIGKILL) {kill['after']:g} s into the load; its tables "
+          f"({kill['owners_source']}): {len(kill['tables'])}, resumed {len(resumed)}, not resumed "
+          f"{len(kill['not_resumed'])}, over before the kill {len(kill['over_before_kill'])}")
+    if resumed:
+        print(f"  from the kill to the table's next state: median {percentile(resumed, 0.5):.2f} s, "
+              f"max {resumed[-1]:.2f} s; past the limit of {kill['limit_s']:g} s (lease + 5): {len(kill['late'])}")
+
+
+def parse_arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--hands", type=int, default=1, help="Israeli Whist hands per table")
     parser.add_argument("--bot-delay", type=float, default=1.0, help="seconds a bot waits before each move")
+    parser.add_argument("--bot-level", default="basic", choices=list(BOT_LEVELS), help="the three bots' level")
+    parser.add_argument("--bot-workers", type=int, default=None,
+                        help="whist serve --bot-workers (left out: serve's default, one per core; 0: threads)")
     parser.add_argument("--think", default="0.5,1.5", help="a person's think time range, seconds")
+    parser.add_argument("--database-url", default=None,
+                        help="SQLAlchemy URL of an empty database (e.g. postgresql://user@host/db); "
+                             "default: a SQLite file in a temporary folder")
+    parser.add_argument("--nodes", type=int, default=1, help="whist serve processes on the one database")
+    parser.add_argument("--nginx", action="store_true", help="clients through nginx (implied by --nodes 2 or more)")
+    parser.add_argument("--kill-node-after", type=float, default=None, metavar="S",
+                        help="SIGKILL the node owning the most tables S seconds into the load")
+    parser.add_argument("--lease-seconds", type=float, default=10.0,
+                        help="the nodes' table lease (WHIST_LEASE_SECONDS); a killed node's tables must go on "
+                             "within it + 5 s")
+    parser.add_argument("--stall-timeout", type=float, default=60.0,
+                        help="a client gives up after this many seconds without a message")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--report", default=None, help="also write the figures to this JSON file")
     args = parser.parse_args()
     low, high = (float(x) for x in args.think.split(","))
-    with tempfile.TemporaryDirectory() as folder:
-        data_dir = Path(folder)
-        port = free_port()
-        server = start_server(data_dir, port, args.bot_delay)
-        try:
-            base = f"http://127.0.0.1:{port}"
-            clients = set_up(base, args.tables, args.hands)
-            wall = asyncio.run(run_clients(clients, f"ws://127.0.0.1:{port}", (low, high), args.seed))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
-        actions, problems = verify(data_dir / "whist.db", clients, args.hands)
-    latencies = sorted(x for c in clients for x in c.latencies)
-    errors = [e for c in clients for e in c.errors]
-    p50 = statistics.median(latencies) * 1000
-    p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000
-    print(f"tables at once: {args.tables} (1 simulated person + 3 basic bots each, {args.hands} Israeli Whist "
-          f"hand(s), bot delay {args.bot_delay:g} s, think {low:g}-{high:g} s)")
-    print(f"wall time: {wall:.1f} s; actions stored: {actions}; actions per second: {actions / wall:.0f}")
-    print(f"people's actions acknowledged: {len(latencies)}; latency action to ack: p50 {p50:.1f} ms, "
-          f"p99 {p99:.1f} ms, max {latencies[-1] * 1000:.1f} ms")
-    print(f"errors returned to clients: {len(errors)}")
-    print(f"lost or duplicated actions, unfinished games: {len(problems)}")
-    for problem in problems[:10]:
-        print("  " + problem)
-    if problems or errors:
-        sys.exit(1)
+    args.think_range = (low, high)
+    if args.nodes < 1:
+        parser.error("--nodes is at least 1")
+    if args.nodes > 1 and not (args.database_url or "").startswith("postgresql"):
+        parser.error("--nodes 2 or more share one PostgreSQL: give --database-url postgresql://...")
+    if args.kill_node_after is not None and args.nodes < 2:
+        parser.error("--kill-node-after needs another node to take over: --nodes 2 or more")
+    args.nginx = args.nginx or args.nodes > 1
+    return args
 
 
 if __name__ == "__main__":
