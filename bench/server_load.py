@@ -145,6 +145,8 @@ class Pending:
     action: int
     sent_at: float
     connection: int  # the connection it was last sent on; 0: none yet
+    first_sent: float
+    sends: int = 0
 
 
 class Person:
@@ -173,12 +175,10 @@ class Person:
             try:
                 async with websockets.connect(self.url, additional_headers={"Cookie": self.client.cookie},
                                               max_size=2**22, open_timeout=5, proxy=None) as ws:
-                    self.connection += 1
                     headers = ws.response.headers if ws.response is not None else {}
-                    self.client.upstreams.append(headers.get("X-Whist-Upstream", "direct"))
-                    self.ws, failing_since, backoff = ws, None, 0.1
-                    if self.pending is not None:
-                        await ws.send(json.dumps({"type": "sync"}))
+                    # nginx names every node it tried, the one that answered last.
+                    await self.opened(ws, headers.get("X-Whist-Upstream", "direct").split(", ")[-1])
+                    failing_since, backoff = None, 0.1
                     if await self.converse(ws):
                         return
             except websockets.ConnectionClosed as closed:
@@ -198,6 +198,14 @@ class Person:
                 return
             await asyncio.sleep(backoff * self.rng.uniform(1, 1.5))
             backoff = min(2 * backoff, 1.0)
+
+    async def opened(self, ws: Any, upstream: str) -> None:
+        """A new connection: an action sent on the last one and not answered waits for its state."""
+        self.connection += 1
+        self.client.upstreams.append(upstream)
+        self.ws = ws
+        if self.pending is not None:
+            await ws.send(json.dumps({"type": "sync"}))
 
     async def converse(self, ws: Any) -> bool:
         """Read every message as it comes (so that an ack is timed when it arrives); True once
@@ -232,7 +240,17 @@ class Person:
     async def on_error(self, message: dict[str, Any]) -> None:
         pending = self.pending
         if pending is not None and message.get("id") == str(pending.version):
-            if message["code"] == "unavailable":  # not stored, so not taken: ask for the state, send again
+            code, state = message["code"], message.get("state")
+            if code == "stale" and pending.sends > 1 and state is not None and state["version"] > pending.version:
+                # Sent again after a lost answer, and refused: the first send was taken (no one
+                # else acts for this seat), and the state says so.
+                self.pending = None
+                self.client.inferred_versions.append(pending.version + 1)
+                self.on_state(state)
+                return
+            if code == "unavailable" and time.perf_counter() - pending.first_sent < self.give_up:
+                # The table is moving between nodes, or the owner did not answer in time: maybe
+                # stored, maybe not. The state tells (``on_state``), then it is sent again if need be.
                 self.client.retried += 1
                 pending.connection = 0
                 await asyncio.sleep(0.2)
@@ -278,7 +296,8 @@ class Person:
         if self.version != version:  # the table moved on without us (a stand-in): nothing to send
             return
         self.client.sent[version] = action
-        self.pending = Pending(version, action, time.perf_counter(), 0)
+        now = time.perf_counter()
+        self.pending = Pending(version, action, now, 0, now)
         self.send(self.pending)
 
     def send(self, pending: Pending) -> None:
@@ -287,6 +306,7 @@ class Person:
         if self.ws is None:
             return
         pending.connection, pending.sent_at = self.connection, time.perf_counter()
+        pending.sends += 1
         message = {"type": "act", "action": pending.action, "version": pending.version, "id": str(pending.version)}
         task = asyncio.create_task(self.ws.send(json.dumps(message)))
         task.add_done_callback(lambda t: t.cancelled() or t.exception())  # a dropped connection: seen by recv
@@ -303,14 +323,13 @@ def post(base: str, path: str, body: dict[str, Any], cookie: str = "") -> tuple[
 
 
 def set_up(base: str, tables: int, hands: int, bot_level: str) -> list[Client]:
-    clients = []
-    for number in range(tables):
-        _, cookie = post(base, "/api/guest", {"name": f"load{number}"})
-        seats = [{"kind": "human"}] + [{"kind": "bot", "level": bot_level}] * 3
-        table, _ = post(base, "/api/tables", {"game": "israeli", "options": {"hands": hands}, "seats": seats,
-                                              "take_seat": 0}, cookie)
-        clients.append(Client(table["id"], cookie))
-    return clients
+    """A guest and a table for each client. All the guests first, then all the tables: behind a
+    round robin, the node that takes a table's request plays it, and two requests a client in turn
+    would put every table on the same node."""
+    cookies = [post(base, "/api/guest", {"name": f"load{number}"})[1] for number in range(tables)]
+    seats = [{"kind": "human"}] + [{"kind": "bot", "level": bot_level}] * 3
+    body = {"game": "israeli", "options": {"hands": hands}, "seats": seats, "take_seat": 0}
+    return [Client(post(base, "/api/tables", body, cookie)[0]["id"], cookie) for cookie in cookies]
 
 
 @dataclass
@@ -404,14 +423,13 @@ def wait_for_health(base: str, process: subprocess.Popen[bytes], what: str, log:
 
 def start_node(name: str, folder: Path, database_url: str, args: argparse.Namespace) -> Node:
     """One ``whist serve``, in its own process group, so that killing the node kills its bot workers
-    too, as when its machine dies. The node's name and lease go by environment: ``whist serve``
-    reads every option from one, and a server without multi-node support ignores them."""
+    too, as when its machine dies."""
     port = free_port()
-    env = {**os.environ, "WHIST_DATA_DIR": str(folder), "WHIST_NODE_NAME": name,
-           "WHIST_LEASE_SECONDS": f"{args.lease_seconds:g}"}
+    env = {**os.environ, "WHIST_DATA_DIR": str(folder)}
     # Every simulated person comes from 127.0.0.1, hundreds of guests and tables at once: no rate limits.
     command = [sys.executable, "-m", "whist.cli", "serve", "--port", str(port), "--database-url", database_url,
-               "--bot-delay", str(args.bot_delay), "--grace", "600", "--log-level", "warning", "--no-rate-limits"]
+               "--bot-delay", str(args.bot_delay), "--grace", "600", "--log-level", "warning", "--no-rate-limits",
+               "--node-name", name, "--lease-seconds", f"{args.lease_seconds:g}"]
     if args.bot_workers is not None:
         command += ["--bot-workers", str(args.bot_workers)]
     log = folder / f"{name}.log"
@@ -612,6 +630,7 @@ def main() -> None:
             else:
                 port = nodes[0].port
             clients = set_up(f"http://127.0.0.1:{port}", args.tables, args.hands, args.bot_level)
+            owners = table_owners(engine, [c.table_id for c in clients]) or {}
             wall, kill = asyncio.run(run_clients(clients, f"ws://127.0.0.1:{port}", args, nodes, engine))
         finally:
             if proxy is not None:
@@ -621,6 +640,7 @@ def main() -> None:
         stored = verify(engine, clients, args.hands)
         engine.dispose()
     report = summarise(args, clients, stored, wall, kill, nodes)
+    report["tables_per_node"] = dict(sorted(Counter(owners.values()).items()))
     print_report(args, report)
     if args.report:
         Path(args.report).write_text(json.dumps(report, indent=1))
@@ -691,6 +711,9 @@ def print_report(args: argparse.Namespace, report: dict[str, Any]) -> None:
         print(f"WebSocket connections per node: {spread_text}; dropped or failed: {report['drops']}; "
               f"refused by a node: {len(report['refusals'])}; acks lost but the action stored: "
               f"{report['acks_lost_but_stored']}; actions retried after 'unavailable': {report['retried']}")
+    if report["tables_per_node"]:
+        print("tables per node at the start (table_owners): "
+              + ", ".join(f"{node} {count}" for node, count in report["tables_per_node"].items()))
     kill = report["kill"]
     if kill is not None:
         print_kill(kill)
@@ -732,8 +755,7 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--kill-node-after", type=float, default=None, metavar="S",
                         help="SIGKILL the node owning the most tables S seconds into the load")
     parser.add_argument("--lease-seconds", type=float, default=10.0,
-                        help="the nodes' table lease (WHIST_LEASE_SECONDS); a killed node's tables must go on "
-                             "within it + 5 s")
+                        help="whist serve --lease-seconds; a killed node's tables must go on within it + 5 s")
     parser.add_argument("--stall-timeout", type=float, default=60.0,
                         help="a client gives up after this many seconds without a message")
     parser.add_argument("--seed", type=int, default=1)

@@ -4,9 +4,11 @@ every action it saw taken, once."""
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import json
 import random
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -112,6 +114,88 @@ def test_the_table_check_finds_an_action_lost_stored_twice_or_not_the_one_sent(b
     assert any("did not finish" in p for p in problems)
 
 
+class FakeSocket:
+    """A connection that keeps what the person sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
+
+def state(version: int, my_turn: bool) -> dict[str, Any]:
+    return {"type": "state", "version": version, "you": 0, "score": {"over": False},
+            "view": {"player": 0 if my_turn else 1, "legal": [{"action": 40}] if my_turn else []}}
+
+
+async def act_then_lose_the_connection(bench: ModuleType) -> tuple[Any, Any]:
+    """A person acts at version 7 on their first connection, which drops before any answer; they
+    connect again. Returns the person and the new connection."""
+    person = bench.Person(bench.Client("t1"), "ws://unused", (0.0, 0.0), random.Random(1), stall=5.0, give_up=5.0)
+    first = FakeSocket()
+    await person.opened(first, "direct")
+    person.on_state(state(7, my_turn=True))
+    await person.thinking
+    await asyncio.sleep(0)  # the send
+    assert first.sent == [{"type": "act", "action": 40, "version": 7, "id": "7"}]
+    person.ws = None
+    second = FakeSocket()
+    await person.opened(second, "direct")
+    assert second.sent == [{"type": "sync"}]
+    return person, second
+
+
+def test_an_action_whose_answer_was_lost_is_seen_taken_in_the_next_state_and_not_sent_again(
+        bench: ModuleType) -> None:
+    async def scenario() -> None:
+        person, second = await act_then_lose_the_connection(bench)
+        person.on_state(state(8, my_turn=False))
+        await asyncio.sleep(0)
+        assert second.sent == [{"type": "sync"}]
+        assert person.client.inferred_versions == [8] and person.client.acked_versions == []
+        assert person.pending is None
+
+    asyncio.run(scenario())
+
+
+def test_an_action_not_taken_is_sent_again_and_its_ack_counts(bench: ModuleType) -> None:
+    async def scenario() -> None:
+        person, second = await act_then_lose_the_connection(bench)
+        person.on_state(state(7, my_turn=True))  # the table still waits for it
+        await asyncio.sleep(0)
+        assert second.sent[-1] == {"type": "act", "action": 40, "version": 7, "id": "7"}
+        assert person.thinking.done() and person.decided == 7  # sent again, not thought over
+        person.on_state(state(8, my_turn=False))  # on the same connection: the ack is still to come
+        assert person.client.inferred_versions == []
+        person.on_ack({"type": "ack", "id": "7", "version": 8})
+        assert person.client.acked_versions == [8] and len(person.client.latencies) == 1
+        assert person.pending is None and person.client.errors == []
+
+    asyncio.run(scenario())
+
+
+def test_a_stale_refusal_of_an_action_sent_again_means_the_first_was_taken(bench: ModuleType) -> None:
+    async def scenario() -> None:
+        person, second = await act_then_lose_the_connection(bench)
+        person.on_state(state(7, my_turn=True))  # the connection's state was behind: sent again
+        await asyncio.sleep(0)
+        assert second.sent[-1]["type"] == "act"
+        await person.on_error({"type": "error", "id": "7", "code": "stale", "message": "moved on",
+                               "state": state(8, my_turn=False)})
+        assert person.client.inferred_versions == [8] and person.client.errors == []
+
+        fresh = bench.Person(bench.Client("t2"), "ws://unused", (0.0, 0.0), random.Random(2), 5.0, 5.0)
+        await fresh.opened(FakeSocket(), "direct")
+        fresh.on_state(state(3, my_turn=True))
+        await fresh.thinking
+        await fresh.on_error({"type": "error", "id": "3", "code": "stale", "message": "moved on",
+                              "state": state(4, my_turn=False)})
+        assert fresh.client.inferred_versions == [] and fresh.client.errors == ["stale: moved on"]
+
+    asyncio.run(scenario())
+
+
 def run_bench(tmp_path: Path, *options: str) -> dict[str, Any]:
     report = tmp_path / "report.json"
     command = [sys.executable, str(BENCH), "--tables", "3", "--bot-delay", "0.05", "--think", "0.01,0.05",
@@ -122,13 +206,16 @@ def run_bench(tmp_path: Path, *options: str) -> dict[str, Any]:
     return figures
 
 
-def check_figures(figures: dict[str, Any], tables: int) -> None:
-    assert figures["problems"] == [] and figures["errors"] == [] and not figures["failed"]
+def check_figures(figures: dict[str, Any], tables: int, kill: bool = False) -> None:
+    assert figures["problems"] == [] and figures["errors"] == [] and figures["refusals"] == []
+    assert not figures["failed"]
     assert figures["actions"] >= tables * 60  # a hand of Israeli Whist is some 60 actions
-    acked = figures["ack_latency_s"]["count"]
+    seen = figures["ack_latency_s"]["count"] + figures["acks_lost_but_stored"]
     timed = figures["bot_delay_over_pacing_s"]
-    # Every action is the person's (acknowledged) or a bot's (timed): none skipped on one connection.
-    assert acked + timed["count"] == figures["actions"] and figures["bot_moves_skipped"] == 0
+    # Every action is the person's (seen taken) or a bot's (timed, or skipped across a reconnect).
+    assert seen + timed["count"] + figures["bot_moves_skipped"] == figures["actions"]
+    if not kill:
+        assert figures["bot_moves_skipped"] == 0 and figures["drops"] == 0
     assert -0.05 < timed["median"] < 1.0
 
 
@@ -142,3 +229,17 @@ def test_the_bench_on_postgresql(tmp_path: Path, postgres_url: str) -> None:
     figures = run_bench(tmp_path, "--tables", "2", "--database-url", postgres_url)
     assert figures["database"] == "postgresql"
     check_figures(figures, 2)
+
+
+@pytest.mark.skipif(shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists(),
+                    reason="nginx is not installed (apt-get install -y nginx)")
+def test_two_nodes_behind_nginx_lose_no_action_when_one_is_killed(tmp_path: Path, postgres_url: str) -> None:
+    figures = run_bench(tmp_path, "--tables", "4", "--database-url", postgres_url, "--nodes", "2",
+                        "--lease-seconds", "1", "--kill-node-after", "1.5")
+    check_figures(figures, 4, kill=True)
+    assert set(figures["connections_per_node"]) == {"node1", "node2"}
+    assert sorted(figures["tables_per_node"].values()) == [2, 2]  # the round robin spreads the tables
+    kill = figures["kill"]
+    assert kill["owners_source"] == "table_owners" and kill["tables"]
+    assert kill["not_resumed"] == [] and kill["late"] == {}
+    assert set(kill["resumed_s"]) | set(kill["over_before_kill"]) == set(kill["tables"])
