@@ -12,7 +12,8 @@ read back from the database (SQLite or PostgreSQL, through SQLAlchemy) and repla
 the engine.
 
 With ``--nodes N`` (or ``--nginx``) the clients reach the nodes only through nginx, run here as
-a child process with a generated configuration (round robin, WebSocket upgrade). A client whose
+a child process with ``deploy/nginx.conf`` (round robin, WebSocket upgrade), its upstream block
+naming the bench's nodes. The nodes share one PostgreSQL database. A client whose
 WebSocket drops reconnects through nginx, with a short backoff, and makes sure its last action
 is taken exactly once: an action acknowledged is stored; one sent without an answer is sent
 again only if the state after reconnecting shows the table still waiting for it. With
@@ -35,6 +36,7 @@ import math
 import os
 import pwd
 import random
+import re
 import secrets
 import shutil
 import signal
@@ -61,6 +63,7 @@ from whist.server.db import make_engine
 
 # The server's WebSocket close codes that refuse a table: no such table (on this node), private.
 REFUSING_CODES = {4404, 4403}
+DEPLOY_NGINX = Path(__file__).resolve().parents[1] / "deploy" / "nginx.conf"
 NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
@@ -423,7 +426,7 @@ def wait_for_health(base: str, process: subprocess.Popen[bytes], what: str, log:
 
 def start_node(name: str, folder: Path, database_url: str, args: argparse.Namespace) -> Node:
     """One ``whist serve``, in its own process group, so that killing the node kills its bot workers
-    too, as when its machine dies."""
+    too, as when its machine dies. It may not answer yet: ``wait_for_nodes``."""
     port = free_port()
     env = {**os.environ, "WHIST_DATA_DIR": str(folder)}
     # Every simulated person comes from 127.0.0.1, hundreds of guests and tables at once: no rate limits.
@@ -432,16 +435,14 @@ def start_node(name: str, folder: Path, database_url: str, args: argparse.Namesp
                "--node-name", name, "--lease-seconds", f"{args.lease_seconds:g}"]
     if args.bot_workers is not None:
         command += ["--bot-workers", str(args.bot_workers)]
-    log = folder / f"{name}.log"
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=log.open("wb"),
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=(folder / f"{name}.log").open("wb"),
                                start_new_session=True)
-    node = Node(name, port, process)
-    try:
-        wait_for_health(f"http://{node.address}", process, f"node {name}", log)
-    except RuntimeError:
-        stop(process)
-        raise
-    return node
+    return Node(name, port, process)
+
+
+def wait_for_nodes(nodes: list[Node], folder: Path) -> None:
+    for node in nodes:
+        wait_for_health(f"http://{node.address}", node.process, f"node {node.name}", folder / f"{node.name}.log")
 
 
 def stop(process: subprocess.Popen[bytes], hard: bool = False) -> None:
@@ -461,47 +462,26 @@ def stop(process: subprocess.Popen[bytes], hard: bool = False) -> None:
 
 
 def nginx_config(folder: Path, port: int, upstreams: list[str]) -> str:
-    """A configuration for nginx run by the bench: in the foreground, on loopback, files in ``folder``;
-    the same proxying as ``deploy/nginx.conf``."""
-    user = pwd.getpwuid(os.geteuid()).pw_name
-    group = grp.getgrgid(os.getegid()).gr_name
-    servers = "\n".join(f"        server {address} max_fails=1 fail_timeout=2s;" for address in upstreams)
-    temp = "\n".join(f"    {kind}_temp_path {folder / kind};" for kind in
-                     ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    return f"""\
-daemon off;
-user {user} {group};
-worker_processes 1;
-worker_rlimit_nofile 16384;
-pid {folder / "nginx.pid"};
-error_log {folder / "nginx.log"} warn;
-events {{ worker_connections 8192; }}
-http {{
-    access_log off;
-{temp}
-    map $http_upgrade $connection_upgrade {{ default upgrade; "" close; }}
-    upstream whist {{
-{servers}
-    }}
-    server {{
-        listen 127.0.0.1:{port};
-        location / {{
-            proxy_pass http://whist;
-            proxy_http_version 1.1;
-            proxy_set_header Upgrade $http_upgrade;
-            proxy_set_header Connection $connection_upgrade;
-            proxy_set_header Host $host;
-            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-            proxy_set_header X-Forwarded-Proto $scheme;
-            proxy_connect_timeout 2s;
-            proxy_read_timeout 1h;
-            proxy_send_timeout 1h;
-            proxy_next_upstream error timeout http_502;
-            add_header X-Whist-Upstream $upstream_addr always;
-        }}
-    }}
-}}
-"""
+    """``deploy/nginx.conf`` as the bench runs it: these upstream servers, a loopback port, temporary
+    files in ``folder``, and a header naming the node that answered (for the connections per node)."""
+    config = DEPLOY_NGINX.read_text()
+    theirs = re.search(r"\n\s*server [\w.-]+:\d+([^;]*);", config)
+    if theirs is None:
+        raise RuntimeError(f"{DEPLOY_NGINX} has changed shape: no upstream server in it")
+    servers = "".join(f"\n        server {address}{theirs.group(1)};" for address in upstreams)
+    temp = "".join(f"\n    {kind}_temp_path {folder / kind};" for kind in ("client_body", "proxy", "fastcgi",
+                                                                              "uwsgi", "scgi"))
+    changes = [(r"\n\s*server [\w.-]+:\d+[^;]*;", ""),  # its own nodes out
+               (r"upstream whist \{", "upstream whist {" + servers.replace("\\", "\\\\")),
+               (r"listen \d+;", f"listen 127.0.0.1:{port};"),
+               (r"\nhttp \{", "\nhttp {" + temp.replace("\\", "\\\\")),
+               (r"proxy_pass http://whist;", "proxy_pass http://whist;\n            "
+                                             "add_header X-Whist-Upstream $upstream_addr always;")]
+    for pattern, replacement in changes:
+        config, count = re.subn(pattern, replacement, config)
+        if not count:
+            raise RuntimeError(f"{DEPLOY_NGINX} has changed shape: no {pattern!r} in it")
+    return config
 
 
 def start_nginx(folder: Path, upstreams: list[str]) -> tuple[subprocess.Popen[bytes], int]:
@@ -512,7 +492,9 @@ def start_nginx(folder: Path, upstreams: list[str]) -> tuple[subprocess.Popen[by
     config = folder / "nginx.conf"
     config.write_text(nginx_config(folder, port, upstreams))
     log = folder / "nginx.log"
-    command = [nginx, "-c", str(config), "-p", str(folder), "-e", str(log)]
+    user, group = pwd.getpwuid(os.geteuid()).pw_name, grp.getgrgid(os.getegid()).gr_name
+    command = [nginx, "-c", str(config), "-p", str(folder), "-e", str(log),
+               "-g", f"daemon off; pid {folder / 'nginx.pid'}; user {user} {group};"]
     checked = subprocess.run([*command, "-t"], capture_output=True, text=True)
     if checked.returncode != 0:
         raise RuntimeError(f"nginx -t refused the generated configuration: {checked.stderr.strip()}")
@@ -532,12 +514,12 @@ class Kill:
     node: str
     at: float  # time.perf_counter()
     after: float  # seconds into the load
-    owners_source: str  # where the killed node's tables were read from
-    tables: list[str]
+    tables: list[str]  # the clients' tables it owned
 
 
 def table_owners(engine: Engine, table_ids: list[str]) -> dict[str, str] | None:
-    """Which node owns each table now (``table_owners``); None where the database has no such table."""
+    """Which node owns each table now (``table_owners``); None where the database has no such table
+    (a server from before several nodes)."""
     query = text("SELECT table_id, node FROM table_owners WHERE table_id IN :ids").bindparams(
         bindparam("ids", expanding=True))
     try:
@@ -547,27 +529,16 @@ def table_owners(engine: Engine, table_ids: list[str]) -> dict[str, str] | None:
         return None
 
 
-async def kill_a_node(after: float, nodes: list[Node], engine: Engine, clients: list[Client],
-                      people: list[Person]) -> Kill:
-    """``after`` seconds into the load, SIGKILL the node owning the most of the clients' tables."""
+async def kill_a_node(after: float, nodes: list[Node], engine: Engine, clients: list[Client]) -> Kill:
+    """``after`` seconds into the load, SIGKILL the node owning the most of the clients' tables
+    (read from ``table_owners`` just before)."""
     await asyncio.sleep(after)
-    owners = await asyncio.to_thread(table_owners, engine, [c.table_id for c in clients])
-    if owners:
-        name = Counter(owners.values()).most_common(1)[0][0]
-        source = "table_owners"
-        owned = [table for table, node in owners.items() if node == name]
-    else:  # no multi-node server yet: the tables whose person is connected through the node
-        by_address = {n.address: n.name for n in nodes}
-        connected = {c.table_id: by_address.get(c.upstreams[-1], "?")
-                     for c, p in zip(clients, people, strict=True) if p.ws is not None and c.upstreams}
-        name = Counter(connected.values()).most_common(1)[0][0] if connected else nodes[0].name
-        source = ("no table_owners table: the tables whose person was connected through the node"
-                  if owners is None else "table_owners was empty: the tables whose person was connected through it")
-        owned = [table for table, node in connected.items() if node == name]
-    victim = next(n for n in nodes if n.name == name)
+    owners = await asyncio.to_thread(table_owners, engine, [c.table_id for c in clients]) or {}
+    name = Counter(owners.values()).most_common(1)[0][0] if owners else nodes[0].name
+    victim = next((n for n in nodes if n.name == name), nodes[0])
     at = time.perf_counter()
     stop(victim.process, hard=True)
-    return Kill(name, at, after, source, sorted(owned))
+    return Kill(victim.name, at, after, sorted(table for table, node in owners.items() if node == victim.name))
 
 
 def resume_times(kill: Kill, clients: list[Client]) -> tuple[dict[str, float], list[str], list[str]]:
@@ -600,7 +571,7 @@ async def run_clients(clients: list[Client], ws_base: str, args: argparse.Namesp
     start = time.perf_counter()
     killing = None
     if args.kill_node_after is not None:
-        killing = asyncio.create_task(kill_a_node(args.kill_node_after, nodes, engine, clients, people))
+        killing = asyncio.create_task(kill_a_node(args.kill_node_after, nodes, engine, clients))
     await asyncio.gather(*(p.play() for p in people))
     wall = time.perf_counter() - start
     if killing is None:
@@ -623,8 +594,9 @@ def main() -> None:
         nodes: list[Node] = []
         proxy: subprocess.Popen[bytes] | None = None
         try:
-            for number in range(1, args.nodes + 1):  # one after another: the first makes the schema
-                nodes.append(start_node(f"node{number}", folder, database_url, args))
+            # All at once: the nodes take turns at the schema's migrations (an advisory lock).
+            nodes += [start_node(f"node{number}", folder, database_url, args) for number in range(1, args.nodes + 1)]
+            wait_for_nodes(nodes, folder)
             if args.nginx:
                 proxy, port = start_nginx(folder, [n.address for n in nodes])
             else:
@@ -683,7 +655,7 @@ def summarise(args: argparse.Namespace, clients: list[Client], stored: Stored, w
             report["kill"] = {**asdict(kill), "resumed_s": resumed, "not_resumed": stuck,
                               "over_before_kill": over, "late": late, "limit_s": args.lease_seconds + 5}
             del report["kill"]["at"]
-            failed = failed or bool(stuck or late)
+            failed = failed or not kill.tables or bool(stuck or late)
     report["failed"] = failed
     return report
 
@@ -731,7 +703,7 @@ def print_kill(kill: dict[str, Any]) -> None:
         return
     resumed = sorted(kill["resumed_s"].values())
     print(f"node killed: {kill['node']} (SIGKILL) {kill['after']:g} s into the load; its tables "
-          f"({kill['owners_source']}): {len(kill['tables'])}, resumed {len(resumed)}, not resumed "
+          f"(table_owners): {len(kill['tables'])}, resumed {len(resumed)}, not resumed "
           f"{len(kill['not_resumed'])}, over before the kill {len(kill['over_before_kill'])}")
     if resumed:
         print(f"  from the kill to the table's next state: median {percentile(resumed, 0.5):.2f} s, "
