@@ -584,6 +584,24 @@ async def run_clients(clients: list[Client], ws_base: str, args: argparse.Namesp
 
 def main() -> None:
     args = parse_arguments()
+    if not args.compare_nodes:
+        report = run_once(args)
+    else:  # the same load on one node, then on --nodes, both behind nginx: the throughput's ratio from one run
+        one = run_once(argparse.Namespace(**{**vars(args), "nodes": 1, "kill_node_after": None}))
+        report = run_once(args)
+        ratio = report["actions_per_s"] / one["actions_per_s"]
+        print(f"throughput: {args.nodes} nodes {report['actions_per_s']:.1f} actions/s, 1 node "
+              f"{one['actions_per_s']:.1f}: ratio {ratio:.2f}")
+        report = {"one_node": one, "nodes": report, "throughput_ratio": ratio,
+                  "failed": bool(one["failed"] or report["failed"])}
+    if args.report:
+        Path(args.report).write_text(json.dumps(report, indent=1))
+    if report["failed"]:
+        sys.exit(1)
+
+
+def run_once(args: argparse.Namespace) -> dict[str, Any]:
+    """One run of the load on fresh nodes; its report (printed too)."""
     with tempfile.TemporaryDirectory() as folder_name:
         folder = Path(folder_name)
         # Nodes share the key that signs session cookies, as they must behind one address.
@@ -614,10 +632,7 @@ def main() -> None:
     report = summarise(args, clients, stored, wall, kill, nodes)
     report["tables_per_node"] = dict(sorted(Counter(owners.values()).items()))
     print_report(args, report)
-    if args.report:
-        Path(args.report).write_text(json.dumps(report, indent=1))
-    if report["failed"]:
-        sys.exit(1)
+    return report
 
 
 def summarise(args: argparse.Namespace, clients: list[Client], stored: Stored, wall: float, kill: Kill | None,
@@ -724,6 +739,8 @@ def parse_arguments() -> argparse.Namespace:
                              "default: a SQLite file in a temporary folder")
     parser.add_argument("--nodes", type=int, default=1, help="whist serve processes on the one database")
     parser.add_argument("--nginx", action="store_true", help="clients through nginx (implied by --nodes 2 or more)")
+    parser.add_argument("--compare-nodes", action="store_true",
+                        help="run the load on 1 node first, then on --nodes, and print the throughput's ratio")
     parser.add_argument("--kill-node-after", type=float, default=None, metavar="S",
                         help="SIGKILL the node owning the most tables S seconds into the load")
     parser.add_argument("--lease-seconds", type=float, default=10.0,
@@ -741,6 +758,8 @@ def parse_arguments() -> argparse.Namespace:
         parser.error("--nodes 2 or more share one PostgreSQL: give --database-url postgresql://...")
     if args.kill_node_after is not None and args.nodes < 2:
         parser.error("--kill-node-after needs another node to take over: --nodes 2 or more")
+    if args.compare_nodes and args.nodes < 2:
+        parser.error("--compare-nodes compares 1 node with --nodes 2 or more")
     args.nginx = args.nginx or args.nodes > 1
     return args
 

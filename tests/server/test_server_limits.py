@@ -8,9 +8,11 @@ address of a request is set by a small ASGI wrapper from a test header, as a pro
 from __future__ import annotations
 
 import dataclasses
+import socket
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -351,3 +353,25 @@ def test_after_a_restart_a_table_waits_for_someone(app_settings: ServerSettings)
         assert table.version == stopped_at and still(table) == stopped_at
         with connect(second.client, None, table_id) as spectator:
             spectator.state_at(stopped_at + 5)
+
+
+def test_nodes_of_one_site_share_a_session_key_from_the_environment(monkeypatch: pytest.MonkeyPatch,
+                                                                     tmp_path: Path) -> None:
+    """WHIST_SESSION_KEY signs the cookies of every node alike; without it each data folder keeps its own
+    key; a key too short to be safe is refused before the server starts."""
+    monkeypatch.setenv("WHIST_DATA_DIR", str(tmp_path / "a"))
+    own = ServerSettings.default("sqlite://").secret_key
+    assert own == ServerSettings.default("sqlite://").secret_key  # kept in the folder
+    monkeypatch.setenv("WHIST_DATA_DIR", str(tmp_path / "b"))
+    assert ServerSettings.default("sqlite://").secret_key != own
+    shared = "k" * 40
+    monkeypatch.setenv("WHIST_SESSION_KEY", shared)
+    assert ServerSettings.default("sqlite://").secret_key == shared
+    monkeypatch.setenv("WHIST_DATA_DIR", str(tmp_path / "a"))
+    assert ServerSettings.default("sqlite://").secret_key == shared
+    monkeypatch.setenv("WHIST_SESSION_KEY", "short")
+    with socket.socket() as probe:  # a free port: the port is checked before the key
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = CliRunner().invoke(cli_app, ["serve", "--port", str(port)])
+    assert result.exit_code == 1 and "WHIST_SESSION_KEY is at least 32 characters" in result.output

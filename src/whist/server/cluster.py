@@ -46,7 +46,7 @@ log = logging.getLogger("whist.server")
 
 TABLES_CHANNEL = "whist_tables"
 DEFAULT_LEASE_SECONDS = 10.0
-REQUEST_TIMEOUT = 5.0  # seconds a mirror waits for the owner's answer before it says "try again"
+REQUEST_TIMEOUT = 5.0  # at most: seconds a mirror waits for the owner's answer before it says "try again"
 MAX_PAYLOAD = 7900  # PostgreSQL refuses a notification of 8,000 bytes or more
 
 Message = dict[str, Any]
@@ -92,6 +92,8 @@ class Cluster:
         self.conninfo = make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
         self.node = check_node_name(node) if node is not None else default_node_name()
         self.lease = lease_seconds
+        # An owner that does not answer in half a lease is likely dead: the asker hears "try again" by then.
+        self.request_timeout = min(REQUEST_TIMEOUT, max(0.5, lease_seconds / 2))
         self.listener: Any = None  # psycopg.AsyncConnection: psycopg is imported only where a cluster runs
         self.sender: Any = None
         self.sending = asyncio.Lock()
@@ -221,14 +223,15 @@ class Cluster:
         """Tell every node that a table changed."""
         await self.notify(TABLES_CHANNEL, message)
 
-    async def request(self, node: str, message: Message, timeout: float = REQUEST_TIMEOUT) -> Message:
-        """Ask ``node`` (a table's owner) and wait for its answer; TimeoutError if none comes."""
+    async def request(self, node: str, message: Message, timeout: float | None = None) -> Message:
+        """Ask ``node`` (a table's owner) and wait for its answer (``request_timeout`` by default);
+        TimeoutError if none comes."""
         number = f"{self.node}/{next(self.numbers)}"
         answer: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
         self.replies[number] = answer
         try:
             await self.notify(node_channel(node), {**message, "from": self.node, "request": number})
-            return await asyncio.wait_for(answer, timeout)
+            return await asyncio.wait_for(answer, self.request_timeout if timeout is None else timeout)
         finally:
             self.replies.pop(number, None)
 

@@ -10,7 +10,7 @@ import uvicorn
 from whist.server.app import create_app
 from whist.server.cluster import check_node_name
 from whist.server.logs import log_config
-from whist.server.settings import RateLimits, ServerSettings
+from whist.server.settings import RateLimits, ServerSettings, shared_session_key
 from whist.server.workers import default_worker_count
 
 
@@ -20,6 +20,10 @@ def run_server(host: str, port: int, database_url: str | None, grace: float, bot
                ray_address: str | None = None, node_name: str | None = None, lease_seconds: float = 10.0) -> None:
     """``bot_workers`` None: one worker process per core."""
     check_port(host, port)
+    try:
+        shared_session_key()
+    except ValueError as error:
+        raise CannotStart(str(error)) from None
     if bot_workers is None:
         bot_workers = default_worker_count()
     if ray_address:

@@ -22,6 +22,22 @@ def default_database_url() -> str:
     return f"sqlite:///{data_dir() / 'whist.db'}"
 
 
+SESSION_KEY_ENV = "WHIST_SESSION_KEY"
+MIN_SESSION_KEY = 32
+
+
+def shared_session_key() -> str | None:
+    """``$WHIST_SESSION_KEY``: the key every node of a site signs cookies with, so that a session
+    made on one node is good on the others (None where it is not set)."""
+    key = os.environ.get(SESSION_KEY_ENV)
+    if not key:
+        return None
+    if len(key) < MIN_SESSION_KEY:
+        raise ValueError(f"{SESSION_KEY_ENV} is at least {MIN_SESSION_KEY} characters (e.g. the output of "
+                         "python3 -c 'import secrets; print(secrets.token_urlsafe(32))')")
+    return key
+
+
 def session_secret(folder: Path) -> str:
     """The key that signs session cookies, made once and kept, so that sessions outlive restarts."""
     path = folder / "session.key"
@@ -132,5 +148,5 @@ class ServerSettings:
     def default(cls, database_url: str | None = None, **changes: object) -> ServerSettings:
         folder = data_dir()
         folder.mkdir(parents=True, exist_ok=True)
-        return cls(database_url=database_url or default_database_url(), secret_key=session_secret(folder),
-                   **changes)  # type: ignore[arg-type]
+        return cls(database_url=database_url or default_database_url(),
+                   secret_key=shared_session_key() or session_secret(folder), **changes)  # type: ignore[arg-type]
