@@ -26,7 +26,7 @@ from whist.core.views import SeatView, seat_view
 from whist.server.app import create_app
 from whist.server.settings import ServerSettings
 from whist.server.thinking import make_thinkers
-from whist.server.workers import Decided, ProcessThinkers, Thinkers, ThreadThinkers, Worker
+from whist.server.workers import WORKER_NICENESS, Decided, ProcessThinkers, Thinkers, ThreadThinkers, Worker
 
 # An expert that searches a fixed 1,000 deals a decision: over two seconds for an Israeli Whist
 # call, long enough to kill its worker in the middle, the same choice for its seed wherever it runs.
@@ -156,6 +156,11 @@ def test_a_bot_that_fails_is_stood_in_for(pool: ProcessThinkers) -> None:
     for thinkers in (pool, ThreadThinkers()):
         decided = asyncio.run(thinkers.decide(FaultyBot(), view))
         assert decided.stand_in and decided.action == BasicBot().choose(view)
+
+
+def test_workers_yield_the_cpu_to_the_web_process(pool: ProcessThinkers) -> None:
+    for pid in pool.pids():
+        assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS
 
 
 def test_bad_worker_counts_are_refused() -> None:

@@ -60,11 +60,19 @@ def decide(bot: Bot, view: SeatView) -> tuple[Action, Bot]:
     return bot.choose(view), bot
 
 
+# How much a worker process yields the CPU to the web process (os.nice): when the bots keep
+# every core busy, people's actions are still answered at once and the bots fall behind instead.
+WORKER_NICENESS = 10
+
+
 def warm_up() -> int:
-    """Run once in each new worker: the bots' modules imported before the first decision waits for them."""
-    import whist.bots.expert
+    """Run once in each new worker: the bots' modules imported before the first decision waits for
+    them, and the process put below the web process in the CPU's queue."""
+    import whist.bots.expert  # imported for its cost now, rather than during the first decision
     import whist.bots.registry  # noqa: F401
 
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
     return os.getpid()
 
 
