@@ -48,6 +48,7 @@ TABLES_CHANNEL = "whist_tables"
 DEFAULT_LEASE_SECONDS = 10.0
 REQUEST_TIMEOUT = 5.0  # at most: seconds a mirror waits for the owner's answer before it says "try again"
 MAX_PAYLOAD = 7900  # PostgreSQL refuses a notification of 8,000 bytes or more
+ANNOUNCEMENTS_A_TRIP = 50  # table announcements sent in one statement
 
 Message = dict[str, Any]
 Handler = Callable[[Message], Awaitable[Message | None]]
@@ -100,6 +101,10 @@ class Cluster:
         self.on_table: Callable[[Message], None] = lambda message: None  # set by the hub
         self.on_request: Handler = self._no_handler
         self.replies: dict[str, asyncio.Future[Message]] = {}
+        # Announcements not yet sent, the newest of each table only: a mirror reads the actions
+        # from the database, so a later announcement says all an earlier one did.
+        self.unannounced: dict[str, Message] = {}
+        self.to_announce = asyncio.Event()
         self.numbers = itertools.count()
         self.tasks: list[asyncio.Task[None]] = []
 
@@ -119,6 +124,7 @@ class Cluster:
         for channel in (TABLES_CHANNEL, node_channel(self.node)):
             await self.listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
         self.tasks.append(asyncio.get_running_loop().create_task(self._listen()))
+        self.tasks.append(asyncio.get_running_loop().create_task(self._announcer()))
         log.info("node %s: in the cluster, leases of %g s", self.node, self.lease)
 
     async def stop(self) -> None:
@@ -219,9 +225,34 @@ class Cluster:
         async with self.sending:
             await self.sender.execute("SELECT pg_notify(%s, %s)", (channel, payload))
 
-    async def publish(self, message: Message) -> None:
-        """Tell every node that a table changed."""
-        await self.notify(TABLES_CHANNEL, message)
+    def publish(self, message: Message) -> None:
+        """Tell every node that a table changed (``message["table"]``), soon: the announcements go
+        out in the background, many in one round trip, so that no action waits for them."""
+        self.unannounced[str(message["table"])] = message
+        self.to_announce.set()
+
+    async def _announcer(self) -> None:
+        while True:
+            await self.to_announce.wait()
+            self.to_announce.clear()
+            batch = list(self.unannounced.values())
+            self.unannounced.clear()
+            for start in range(0, len(batch), ANNOUNCEMENTS_A_TRIP):
+                try:
+                    await self.notify_many(TABLES_CHANNEL, batch[start:start + ANNOUNCEMENTS_A_TRIP])
+                except Exception:  # the others catch up at the table's next change, or when they ask
+                    log.exception("node %s: announcements could not be sent", self.node)
+
+    async def notify_many(self, channel: str, messages: list[Message]) -> None:
+        """Several notifications in one statement."""
+        payloads = [json.dumps(message, separators=(",", ":")) for message in messages]
+        payloads = [payload for payload in payloads if len(payload.encode()) <= MAX_PAYLOAD]
+        if not payloads:
+            return
+        statement = "SELECT " + ", ".join(["pg_notify(%s, %s)"] * len(payloads))
+        assert self.sender is not None, "the cluster is not started"
+        async with self.sending:
+            await self.sender.execute(statement, [value for payload in payloads for value in (channel, payload)])
 
     async def request(self, node: str, message: Message, timeout: float | None = None) -> Message:
         """Ask ``node`` (a table's owner) and wait for its answer (``request_timeout`` by default);

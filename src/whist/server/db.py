@@ -8,12 +8,13 @@ restart by replaying its rows through the engine.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
@@ -40,6 +41,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection
 
 metadata = MetaData()
+T = TypeVar("T")
 
 
 def now() -> dt.datetime:
@@ -193,7 +195,10 @@ def make_engine(url: str) -> Engine:
         return engine
     if url.startswith("postgresql://"):
         url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
-    return create_engine(url, pool_size=5, max_overflow=5)
+    # Enough kept open for the threads that store actions at once (asyncio's default executor has
+    # the cores + 4) and the event loop's own queries: a connection past the pool is opened and
+    # closed for each use, and PostgreSQL starts a process for each, tens of milliseconds.
+    return create_engine(url, pool_size=12, max_overflow=8)
 
 
 @dataclass(frozen=True)
@@ -226,6 +231,15 @@ class Store:
     def __init__(self, url: str) -> None:
         migrate(url)
         self.engine = make_engine(url)
+        # A server's queries travel to PostgreSQL and back: the event loop must not wait for them.
+        self.over_network = is_postgresql(url)
+
+    async def off_loop(self, work: Callable[..., T], *args: Any) -> T:
+        """``work(*args)`` from the event loop: in a thread where it waits on the network (PostgreSQL),
+        so that the other tables go on meanwhile; at once on SQLite, in this process and quick."""
+        if self.over_network:
+            return await asyncio.to_thread(work, *args)
+        return work(*args)
 
     @contextmanager
     def begin(self) -> Iterator[Connection]:

@@ -277,26 +277,32 @@ class Hub:
             return {"ok": False, "code": refused.code, "message": str(refused)}
         return {"ok": True}
 
+    def _upkeep_queries(self) -> tuple[set[str], list[str], set[str]]:
+        """The upkeep's database work, away from the event loop: this node's heartbeat, its leases
+        renewed (the tables it still holds), the tables nobody holds, and the nodes alive."""
+        assert self.cluster is not None
+        self.cluster.heartbeat()
+        return self.cluster.renew(), self.cluster.orphans(), self.cluster.live_nodes()
+
     async def upkeep(self) -> None:
         """Every third of a lease: renew this node's leases; let go of tables another node took;
         take over tables nobody holds; forget the connections of nodes that died."""
         assert self.cluster is not None
-        self.cluster.heartbeat()
-        held = self.cluster.renew()
-        for table_id, table in list(self.tables.items()):
-            if not table.match.over and table_id not in held:
+        playing = dict(self.tables)  # a table made or taken while the queries run is not judged by them
+        held, orphans, alive = await self.store.off_loop(self._upkeep_queries)
+        for table_id, table in playing.items():
+            if self.tables.get(table_id) is table and not table.match.over and table_id not in held:
                 log.warning("table %s: lease lost; another node plays it now", table_id)
                 table.close()
                 del self.tables[table_id]
                 mirror = self._found_in_cluster(table.row)
                 if mirror is not None:
                     self._later(self._moved_out(table, mirror))
-        for table_id in self.cluster.orphans():
+        for table_id in orphans:
             if table_id not in self.tables and self.cluster.claim(table_id):
                 row = self.store.table(table_id)
                 if row is not None:
                     self._take_over(row)
-        alive = self.cluster.live_nodes()
         for table in self.tables.values():
             for seat_number, remote in table.remote_connections():
                 if remote.node not in alive:

@@ -234,9 +234,9 @@ class LiveTable:
             hand_rows = [self._hand_row(r, s) for r in after.results[len(match.results):]
                          for s in range(self.game.players)]
             try:
-                self.store.append_action(self.id, self.version, seat_number, action, by_bot, hand_rows,
-                                         list(after.totals) if after.over else None, self._rate,
-                                         None if self.cluster is None else self.cluster.check_lease(self.id))
+                await self.store.off_loop(self.store.append_action, self.id, self.version, seat_number, action, by_bot,
+                                          hand_rows, list(after.totals) if after.over else None, self._rate,
+                                          None if self.cluster is None else self.cluster.check_lease(self.id))
             except SQLAlchemyError:  # not stored, so not taken: the table stays as it was
                 log.exception("table %s: action %d could not be stored", self.id, self.version)
                 raise ActionRefused("unavailable", "The action could not be saved; please try again") from None
@@ -251,7 +251,7 @@ class LiveTable:
         if self.match.over:
             self.close()
             if self.cluster is not None:
-                self.cluster.release(self.id)
+                await self.store.off_loop(self.cluster.release, self.id)
         else:
             self.schedule_turn()
         return version_now
@@ -387,9 +387,9 @@ class LiveTable:
             except Exception:  # a connection closing as we write: its own handler cleans up
                 log.debug("table %s: send to seat %d failed", self.id, seat_number)
         if self.cluster is not None and self.plays:
-            await self.announce(table)
+            self.announce(table)
 
-    async def announce(self, table: dict[str, Any] | None = None) -> None:
+    def announce(self, table: dict[str, Any] | None = None) -> None:
         """Tell the other nodes the table changed: its version, and its seats as everyone sees them
         (no card: each node makes its own connections' views from the stored actions)."""
         assert self.cluster is not None
@@ -397,7 +397,4 @@ class LiveTable:
         message = {"table": self.id, "version": self.version, "owner": self.cluster.node,
                    "seats": [{"user": seat.user_id, "name": seat.name, "connected": shown["connected"],
                               "away": shown["away"]} for seat, shown in zip(self.seats, seats, strict=True)]}
-        try:
-            await self.cluster.publish(message)
-        except Exception:  # the others catch up at the next change, or when they ask
-            log.exception("table %s: the change could not be announced to the cluster", self.id)
+        self.cluster.publish(message)

@@ -89,7 +89,7 @@ class MirrorTable(LiveTable):
         async with self.catching_up:
             if version is not None and version <= self.version and not always:
                 return
-            stored = self.store.actions_since(self.id, self.version)
+            stored = await self.store.off_loop(self.store.actions_since, self.id, self.version)
             moved = bool(stored)
             for seq, seat, action in stored:
                 if seq != self.version or seat != self.match.current_player:
