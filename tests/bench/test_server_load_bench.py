@@ -7,7 +7,6 @@ environment variables of its compose files."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
 import random
@@ -20,6 +19,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from bench_kit import load_bench
 
 from whist.core.games import make_game
 from whist.core.match import Match
@@ -31,12 +31,7 @@ NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").e
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("server_load_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["server_load_bench"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("server_load")
 
 
 def test_a_bot_move_is_timed_from_the_state_before_it_less_the_pacing(bench: ModuleType) -> None:

@@ -5,24 +5,16 @@ from __future__ import annotations
 
 import argparse
 import ast
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "ladder.py"
+from bench_kit import load_bench
 
 
 @pytest.fixture(scope="module")
 def ladder() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("ladder_bench", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ladder_bench"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("ladder")
 
 
 def test_places_rank_by_points_with_ties_tied(ladder: ModuleType) -> None:

@@ -152,6 +152,10 @@ def test_the_hand_summary_shows_each_hand_as_the_player_sees_their_own_in_hebrew
         expect(summary).to_be_visible()
         rows = summary.locator("tr.dealt-row")
         expect(rows).to_have_count(4)  # waits for the rows: count() alone raced their rendering
+        settle = time.monotonic() + 10  # the rows, like the live hand, may still be laid out when first read
         for seat in range(4):
             dealt = left_to_right_suits(rows.nth(seat).locator(".suit-row"))
+            while dealt != sorted(dealt, key=SUIT_SYMBOLS.index) and time.monotonic() < settle:
+                page.wait_for_timeout(100)
+                dealt = left_to_right_suits(rows.nth(seat).locator(".suit-row"))
             assert dealt == sorted(dealt, key=SUIT_SYMBOLS.index) and dealt, (seat, dealt)

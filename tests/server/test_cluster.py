@@ -16,6 +16,7 @@ from contextlib import contextmanager
 import pytest
 from fastapi.testclient import TestClient
 from server_kit import (
+    TestConn,
     connect,
     create_table,
     drive,
@@ -144,31 +145,37 @@ def away(client: TestClient, table_id: str, seat: int) -> bool:
     return bool(hub_of(client).tables[table_id].seats[seat].away)
 
 
+@contextmanager
+def ann_through_south(north: TestClient, south: TestClient) -> Iterator[tuple[str, TestConn]]:
+    """Ann's table, made on north (which plays it), and her connection to it through south,
+    once north counts her connected."""
+    ann = sign_in(north, "Ann")
+    table_id = create_table(north, ann, "hbbb", options={"hands": 1})["id"]
+    with connect(south, ann, table_id) as a:
+        a.until(lambda m: m["type"] == "state" and m["table"]["seats"][0]["connected"])
+        yield table_id, a
+
+
+def wait_until_away(client: TestClient, table_id: str, seconds: float, why: str) -> None:
+    end = time.monotonic() + seconds
+    while not away(client, table_id, 0):
+        assert time.monotonic() < end, why
+        time.sleep(0.05)
+
+
 def test_a_player_gone_from_the_other_node_is_covered_after_the_grace(settings: ServerSettings) -> None:
     with node(settings, "north") as north, node(settings, "south") as south:
-        ann = sign_in(north, "Ann")
-        table_id = create_table(north, ann, "hbbb", options={"hands": 1})["id"]
-        with connect(south, ann, table_id) as a:
-            a.until(lambda m: m["type"] == "state" and m["table"]["seats"][0]["connected"])
+        with ann_through_south(north, south) as (table_id, _):
             assert not away(north, table_id, 0)
         # She left through south: north, which plays the table, counts her gone and, after the
         # grace period, lets the stand-in play her seat.
-        end = time.monotonic() + settings.grace_seconds + 5
-        while not away(north, table_id, 0):
-            assert time.monotonic() < end, "her seat was not covered"
-            time.sleep(0.05)
+        wait_until_away(north, table_id, settings.grace_seconds + 5, "her seat was not covered")
 
 
 def test_the_connections_of_a_node_that_died_are_forgotten(settings: ServerSettings) -> None:
-    with node(settings, "north") as north, node(settings, "south") as south:
-        ann = sign_in(north, "Ann")
-        table_id = create_table(north, ann, "hbbb", options={"hands": 1})["id"]
-        with connect(south, ann, table_id) as a:
-            a.until(lambda m: m["type"] == "state" and m["table"]["seats"][0]["connected"])
-            assert hub_of(north).tables[table_id].remote_connections()
-            kill(south)  # with Ann's connection on it
-            end = time.monotonic() + LEASE + settings.grace_seconds + 5
-            while not away(north, table_id, 0):
-                assert time.monotonic() < end, "a dead node's connection kept the seat"
-                time.sleep(0.05)
-            assert not hub_of(north).tables[table_id].remote_connections()
+    with (node(settings, "north") as north, node(settings, "south") as south,
+          ann_through_south(north, south) as (table_id, _)):
+        assert hub_of(north).tables[table_id].remote_connections()
+        kill(south)  # with Ann's connection on it
+        wait_until_away(north, table_id, LEASE + settings.grace_seconds + 5, "a dead node's connection kept the seat")
+        assert not hub_of(north).tables[table_id].remote_connections()
