@@ -5,12 +5,16 @@ back by its deadline is made by the basic bot."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import os
 import pickle
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -161,6 +165,43 @@ def test_a_bot_that_fails_is_stood_in_for(pool: ProcessThinkers) -> None:
 def test_workers_yield_the_cpu_to_the_web_process(pool: ProcessThinkers) -> None:
     for pid in pool.pids():
         assert os.getpriority(os.PRIO_PROCESS, pid) == os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS
+
+
+ORPHAN_SCRIPT = """
+import sys, time
+if __name__ == "__main__":
+    from whist.server.workers import ProcessThinkers
+    print(" ".join(str(pid) for pid in ProcessThinkers(2).pids()), flush=True)
+    time.sleep(120)
+"""
+
+
+def test_workers_end_when_the_web_process_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "web.py"
+    script.write_text(ORPHAN_SCRIPT)
+    web = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert web.stdout is not None
+        workers = [int(pid) for pid in web.stdout.readline().split()]
+        assert len(workers) == 2
+    finally:
+        web.kill()
+        web.wait()
+    end = time.monotonic() + 10
+    while any(alive(pid) for pid in workers):
+        assert time.monotonic() < end, "a worker outlived the web process"
+        time.sleep(0.1)
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie (ended, not yet reaped by its new parent) counts as gone.
+    with contextlib.suppress(OSError):
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[-1][0] != "Z"
+    return True
 
 
 def test_bad_worker_counts_are_refused() -> None:

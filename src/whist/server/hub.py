@@ -268,8 +268,10 @@ class Hub:
                 table.disconnect(seat, remote)
             elif op == "join":
                 user, name = message.get("user"), message.get("name")
-                if user.__class__ is not int or not isinstance(name, str):
+                if user.__class__ is not int or not 0 < user < 2**31 or not isinstance(name, str):
                     return {"ok": False, "code": "malformed", "message": "A join names a user and a name"}
+                if self.store.user(user) is None:  # the asking node checked its session; a forged request has none
+                    return {"ok": False, "code": "sign_in", "message": "No such player"}
                 await table.seat_user(seat, user, name)
             else:
                 return {"ok": False, "code": "unknown_type", "message": f"Unknown request {op!r}"}

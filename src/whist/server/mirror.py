@@ -58,11 +58,11 @@ class MirrorTable(LiveTable):
             for seat, shown, told in zip(self.seats, self.shown, seats, strict=True):
                 if isinstance(told, dict):
                     user, name = told.get("user"), told.get("name")
-                    seat.user_id = user if isinstance(user, int) else None
+                    seat.user_id = user if user.__class__ is int else None  # not a bool, not a float
                     seat.name = name if isinstance(name, str) else ""
                     shown["connected"], shown["away"] = bool(told.get("connected")), bool(told.get("away"))
         version = message.get("version")
-        if isinstance(version, int):
+        if version.__class__ is int:
             self.announced = max(self.announced, version)
         return moved
 

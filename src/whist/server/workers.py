@@ -65,15 +65,26 @@ def decide(bot: Bot, view: SeatView) -> tuple[Action, Bot]:
 WORKER_NICENESS = 10
 
 
-def warm_up() -> int:
+def warm_up(web_process: int) -> int:
     """Run once in each new worker: the bots' modules imported before the first decision waits for
-    them, and the process put below the web process in the CPU's queue."""
+    them, the process put below the web process in the CPU's queue, and a watch that ends it with
+    the web process."""
     import whist.bots.expert  # imported for its cost now, rather than during the first decision
     import whist.bots.registry  # noqa: F401
 
     if hasattr(os, "nice"):
         os.nice(WORKER_NICENESS)
+    threading.Thread(target=exit_with, args=(web_process,), name="whist-parent-watch", daemon=True).start()
     return os.getpid()
+
+
+def exit_with(web_process: int, every: float = 1.0) -> None:
+    """A worker's watch: once its parent, the web process, is gone (killed, out of memory), the
+    worker is another process's child and ends too, rather than linger with nobody to serve."""
+    while True:
+        time.sleep(every)
+        if os.getppid() != web_process:
+            os._exit(0)
 
 
 @dataclass(frozen=True)
@@ -131,12 +142,13 @@ class Worker:
 
     def __init__(self, number: int) -> None:
         self.number = number
-        context = multiprocessing.get_context("forkserver" if "forkserver" in multiprocessing.get_all_start_methods()
-                                              else "spawn")
+        # Spawned, so that the worker is the web process's own child (its watch sees the web process
+        # die), and starts clean of the web process's threads and connections.
+        context = multiprocessing.get_context("spawn")
         self.executor = concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=context)
         self.in_hand = 0  # decisions and jobs sent and not yet answered
         self.counting = threading.Lock()  # answers are counted in the executor's own thread
-        self.started = self.executor.submit(warm_up)
+        self.started = self.executor.submit(warm_up, os.getpid())
 
     def pid(self, timeout: float = 30.0) -> int:
         """The worker's process id (waits for it to have started)."""
