@@ -375,3 +375,12 @@ def test_nodes_of_one_site_share_a_session_key_from_the_environment(monkeypatch:
         port = probe.getsockname()[1]
     result = CliRunner().invoke(cli_app, ["serve", "--port", str(port)])
     assert result.exit_code == 1 and "WHIST_SESSION_KEY is at least 32 characters" in result.output
+
+
+def test_a_node_name_that_cannot_name_a_channel_is_refused_before_start() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    for name in ("a b", "", "-lead", "x" * 49, "נוד"):
+        result = CliRunner().invoke(cli_app, ["serve", "--port", str(port), "--node-name", name])
+        assert result.exit_code == 1 and "A node's name is 1 to 48 letters" in result.output, (name, result.output)
