@@ -281,12 +281,3 @@ class ProcessThinkers:
         with self.lock:
             for worker in self.workers:
                 worker.close()
-
-
-def wait_started(thinkers: Thinkers, timeout: float = 60.0) -> float:
-    """Wait until every worker process has started; the seconds it took."""
-    began = time.monotonic()
-    if isinstance(thinkers, ProcessThinkers):
-        for worker in thinkers.workers:
-            worker.pid(timeout)
-    return time.monotonic() - began
