@@ -47,6 +47,9 @@ import threading
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, malloc
 
+cdef extern from "<stdlib.h>" nogil:
+    void* aligned_alloc(size_t alignment, size_t size)  # C11; Cython's libc.stdlib lacks it
+
 from whist.bots.cardbits cimport Mask, bit, highest, lowest_bit, popcount, sure_trump_tricks
 
 
@@ -55,7 +58,7 @@ cdef enum:
     NO_TRUMP = 4
     BUCKET_BITS = 19
     BUCKETS = 1 << BUCKET_BITS
-    BLOCK_ENTRIES = 15  # entries in one block of memory: a probe walks whole blocks
+    BLOCK_ENTRIES = 16  # entries in one block, 512 bytes: a probe walks whole cache lines
     BLOCKS = 1 << 17
 
 
@@ -70,15 +73,16 @@ cdef struct Entry:
 
 cdef struct Block:
     Entry entries[BLOCK_ENTRIES]
-    int32_t next  # the next (older) block of the same bucket, -1 at the end
-    int32_t count
 
 
+# A probe reads the bucket, then the entries: the bucket says how many entries its newest block
+# holds (the older ones are full), so no other memory is touched before the first entry.
 cdef struct Bucket:
     Mask lengths  # 4 bits per (seat, suit): every entry of a bucket has the same lengths and leader
     uint32_t generation  # of the table's life that filled it: older ones count as empty
     int32_t first  # the newest block
     int32_t leader
+    int32_t count  # entries in the newest block
 
 
 # The position being searched. ``cards[j]``, ``win_card[j]`` and ``win_seat[j]`` describe the
@@ -93,6 +97,7 @@ cdef int win_seat[4]
 
 cdef Bucket* table = NULL
 cdef Block* blocks = NULL
+cdef int32_t* next_block = NULL  # per block, the next (older) block of the same bucket, -1 at the end
 cdef int32_t blocks_used = 0
 cdef uint32_t generation = 0
 cdef long long nodes = 0
@@ -440,11 +445,30 @@ cdef struct Abstract:
     Bucket* bucket
 
 
+cdef extern from *:
+    void prefetch "__builtin_prefetch"(const void* address) nogil
+
+
+cdef inline void find_bucket(Abstract* position) noexcept nogil:
+    """The position's suit lengths and its bucket, whose memory starts coming in at once: the
+    bounds tried before the table take about as long as fetching it."""
+    cdef int seat, suit
+    cdef Mask lengths = 0
+    cdef Mask h
+    for seat in range(4):
+        for suit in range(4):
+            lengths |= (<Mask>popcount(suit_of(hand[seat], suit))) << (16 * seat + 4 * suit)
+    position.lengths = lengths
+    h = (lengths ^ (<Mask>leader << 62)) * <Mask>0x9E3779B97F4A7C15ULL
+    position.bucket = &table[(h ^ (h >> 29)) >> (64 - BUCKET_BITS)]
+    prefetch(position.bucket)
+
+
 cdef inline void abstract_position(Abstract* position) noexcept nogil:
+    """The owners of the cards in relative ranks (after ``find_bucket``)."""
     cdef int seat, suit
     cdef Mask all_out = hand[0] | hand[1] | hand[2] | hand[3]
-    cdef Mask lengths = 0
-    cdef Mask h, rel
+    cdef Mask rel
     position.odd = 0
     position.high = 0
     for suit in range(4):
@@ -457,12 +481,6 @@ cdef inline void abstract_position(Abstract* position) noexcept nogil:
                 position.odd |= rel
             if seat & 2:
                 position.high |= rel
-    for seat in range(4):
-        for suit in range(4):
-            lengths |= (<Mask>popcount(suit_of(hand[seat], suit))) << (16 * seat + 4 * suit)
-    position.lengths = lengths
-    h = (lengths ^ (<Mask>leader << 62)) * <Mask>0x9E3779B97F4A7C15ULL
-    position.bucket = &table[(h ^ (h >> 29)) >> (64 - BUCKET_BITS)]
 
 
 cdef inline Mask absolute_cards(Abstract* position, Mask significant) noexcept nogil:
@@ -508,14 +526,15 @@ cdef int probe(Abstract* position, int target, Mask* used, int* hint) noexcept n
     cdef Block* block
     cdef Entry* entry
     cdef int32_t index
-    cdef int i
+    cdef int i, count
     cdef int near = -1
     if not is_for(bucket, position):
         return -1
     index = bucket.first
+    count = bucket.count
     while index >= 0:
         block = &blocks[index]
-        for i in range(block.count):
+        for i in range(count):
             entry = &block.entries[i]
             if same_class(entry, position):
                 if entry.lower >= target or entry.upper < target:
@@ -525,7 +544,8 @@ cdef int probe(Abstract* position, int target, Mask* used, int* hint) noexcept n
                     hint[0] = entry.best_lead
             elif near < 0 and entry.best_lead >= 0 and (hand[leader] >> entry.best_lead) & 1:
                 near = entry.best_lead
-        index = block.next
+        index = next_block[index]
+        count = BLOCK_ENTRIES
     if hint[0] < 0:
         hint[0] = near  # the lead that settled a position with the same suit lengths
     return -1
@@ -543,8 +563,7 @@ cdef int32_t new_block(int32_t next) noexcept nogil:
     global blocks_used
     cdef int32_t index = blocks_used
     blocks_used += 1
-    blocks[index].next = next
-    blocks[index].count = 0
+    next_block[index] = next
     return index
 
 
@@ -560,12 +579,13 @@ cdef void store(Abstract* position, Mask used, int lower, int upper, int best_le
     cdef Block* block
     cdef Entry* entry
     cdef int32_t index
-    cdef int i
+    cdef int i, count
     if is_for(bucket, position):
         index = bucket.first
+        count = bucket.count
         while index >= 0:
             block = &blocks[index]
-            for i in range(block.count):
+            for i in range(count):
                 entry = &block.entries[i]
                 if entry.significant == significant and same_class(entry, position):
                     entry.lower = max(entry.lower, lower)
@@ -573,7 +593,8 @@ cdef void store(Abstract* position, Mask used, int lower, int upper, int best_le
                     if best_lead >= 0:
                         entry.best_lead = best_lead
                     return
-            index = block.next
+            index = next_block[index]
+            count = BLOCK_ENTRIES
     if blocks_used == BLOCKS:
         clear_table()
     if not is_for(bucket, position):
@@ -581,17 +602,18 @@ cdef void store(Abstract* position, Mask used, int lower, int upper, int best_le
         bucket.lengths = position.lengths
         bucket.leader = leader
         bucket.first = new_block(-1)
-    block = &blocks[bucket.first]
-    if block.count == BLOCK_ENTRIES:
+        bucket.count = 0
+    if bucket.count == BLOCK_ENTRIES:
         if blocks_used == BLOCKS:
             clear_table()
             bucket.generation = generation
             bucket.first = new_block(-1)
         else:
             bucket.first = new_block(bucket.first)
-        block = &blocks[bucket.first]
-    entry = &block.entries[block.count]
-    block.count += 1
+        bucket.count = 0
+    block = &blocks[bucket.first]
+    entry = &block.entries[bucket.count]
+    bucket.count += 1
     entry.significant = significant
     entry.odd = position.odd & significant
     entry.high = position.high & significant
@@ -846,6 +868,8 @@ cdef bint search(int target, Mask* used) noexcept nogil:
     nodes += 1
     if at_start:
         left = popcount(hand[leader])
+        if left > 2:
+            find_bucket(&position)
         settled = bound_settles(target, left, used)
         if settled >= 0:
             return settled == 1
@@ -966,11 +990,12 @@ cdef void keep_table_for_same_deal() noexcept:
 
 
 cdef void ensure_table() except *:
-    global table, blocks
+    global table, blocks, next_block
     if table == NULL:
         table = <Bucket*>calloc(BUCKETS, sizeof(Bucket))
-        blocks = <Block*>malloc(BLOCKS * sizeof(Block))
-        if table == NULL or blocks == NULL:
+        blocks = <Block*>aligned_alloc(64, BLOCKS * sizeof(Block))
+        next_block = <int32_t*>malloc(BLOCKS * sizeof(int32_t))
+        if table == NULL or blocks == NULL or next_block == NULL:
             raise MemoryError("no memory for the double-dummy transposition table")
 
 
