@@ -31,7 +31,7 @@ from whist.core.errors import WhistError
 from whist.core.games import GAMES
 from whist.core.match import Match
 from whist.core.names import normal_name
-from whist.server.settings import RateLimits
+from whist.server.settings import RateLimits, ServerSettings
 
 app = typer.Typer(
     name="whist",
@@ -203,17 +203,18 @@ def serve(
         envvar="WHIST_DATABASE_URL",
         help="SQLAlchemy URL of the database, e.g. postgresql://user:pass@host/whist; "
              "default: a SQLite file in $WHIST_DATA_DIR (~/.local/share/whist).")] = None,
-    grace: Annotated[float, typer.Option(envvar="WHIST_GRACE", min=0,
-                                         help="Seconds before a bot plays for a player who left.")] = 30.0,
+    grace: Annotated[float, typer.Option(
+        envvar="WHIST_GRACE", min=0,
+        help="Seconds before a bot plays for a player who left.")] = ServerSettings.grace_seconds,
     bot_delay: Annotated[float, typer.Option(envvar="WHIST_BOT_DELAY", min=0,
-                                             help="Seconds a bot waits before each move.")] = 0.8,
+                                             help="Seconds a bot waits before each move.")] = ServerSettings.bot_delay,
     bot_workers: Annotated[int | None, typer.Option(
         envvar="WHIST_BOT_WORKERS", min=0,
         help="Processes the bots and the analyses run in; 0: threads of the web process. Default: one per core.")
     ] = None,
     bot_deadline: Annotated[float, typer.Option(
         envvar="WHIST_BOT_DEADLINE", min=0.1, max=3600,
-        help="Seconds a bot may think before the basic bot moves for it.")] = 5.0,
+        help="Seconds a bot may think before the basic bot moves for it.")] = ServerSettings.bot_deadline,
     ray_address: Annotated[str | None, typer.Option(
         envvar="WHIST_RAY_ADDRESS",
         help="Think on a Ray cluster (e.g. ray://head:10001, or auto) instead of local bot workers; "
@@ -225,7 +226,7 @@ def serve(
     lease_seconds: Annotated[float, typer.Option(
         envvar="WHIST_LEASE_SECONDS", min=1, max=3600,
         help="With several servers on one PostgreSQL: seconds after a server's last sign of life before "
-             "another takes its tables over.")] = 10.0,
+             "another takes its tables over.")] = ServerSettings.lease_seconds,
     log_level: Annotated[str, typer.Option(envvar="WHIST_LOG_LEVEL", help="debug, info, warning or error.")] = "info",
     secure_cookies: Annotated[bool, typer.Option(
         envvar="WHIST_SECURE_COOKIES", help="Send the session cookie over HTTPS only (behind a TLS proxy).")] = False,
@@ -239,7 +240,8 @@ def serve(
         help="Rate limits on new tables, guests, accounts and sign-in attempts (off: a private server, a "
              "benchmark).")] = True,
     max_open_tables: Annotated[int, typer.Option(
-        envvar="WHIST_MAX_OPEN_TABLES", min=0, help="Unfinished tables one player may have made; 0: no cap.")] = 10,
+        envvar="WHIST_MAX_OPEN_TABLES", min=0,
+        help="Unfinished tables one player may have made; 0: no cap.")] = ServerSettings.max_open_tables or 0,
 ) -> None:
     """Start the web app: tables in the browser with friends and bots (http://127.0.0.1:8000).
     Every option can also be set by the environment variable named in its help."""

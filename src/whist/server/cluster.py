@@ -41,11 +41,12 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection, make_url
 
 from whist.server.db import Store
+from whist.server.settings import ServerSettings
 
 log = logging.getLogger("whist.server")
 
 TABLES_CHANNEL = "whist_tables"
-DEFAULT_LEASE_SECONDS = 10.0
+DEFAULT_LEASE_SECONDS = ServerSettings.lease_seconds
 REQUEST_TIMEOUT = 5.0  # at most: seconds a mirror waits for the owner's answer before it says "try again"
 MAX_PAYLOAD = 7900  # PostgreSQL refuses a notification of 8,000 bytes or more
 ANNOUNCEMENTS_A_TRIP = 50  # table announcements sent in one statement

@@ -16,8 +16,9 @@ from whist.server.workers import default_worker_count
 
 def run_server(host: str, port: int, database_url: str | None, grace: float, bot_delay: float,
                log_level: str = "info", secure_cookies: bool = False, rate_limits: RateLimits | None = None,
-               max_open_tables: int | None = 10, bot_workers: int | None = None, bot_deadline: float = 5.0,
-               ray_address: str | None = None, node_name: str | None = None, lease_seconds: float = 10.0) -> None:
+               max_open_tables: int | None = ServerSettings.max_open_tables, bot_workers: int | None = None,
+               bot_deadline: float = ServerSettings.bot_deadline, ray_address: str | None = None,
+               node_name: str | None = None, lease_seconds: float = ServerSettings.lease_seconds) -> None:
     """``bot_workers`` None: one worker process per core."""
     check_port(host, port)
     try:

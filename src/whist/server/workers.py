@@ -37,6 +37,7 @@ from whist.bots.base import Bot
 from whist.bots.basic import BasicBot
 from whist.core.actions import Action
 from whist.core.views import SeatView
+from whist.server.settings import ServerSettings
 
 log = logging.getLogger("whist.server")
 
@@ -44,7 +45,7 @@ T = TypeVar("T")
 
 # Seconds a decision may take before the stand-in moves instead (``ServerSettings.bot_deadline``):
 # the expert's budget is 0.1 s, so this is only reached when the workers are swamped or dying.
-DEFAULT_DEADLINE = 5.0
+DEFAULT_DEADLINE = ServerSettings.bot_deadline
 
 
 def default_worker_count() -> int:
