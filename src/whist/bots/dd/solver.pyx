@@ -30,11 +30,12 @@ The search follows the ideas that make Bo Haglund's DDS fast:
   are not searched (DDS does the same).
 - Move ordering in the spirit of DDS's weights (cash winners, lead towards partner's winners,
   give partner a ruff, win cheaply, play low behind a partner who wins, discard from length;
-  leads into suits where the opponents have few replies first, a void opponent counting all its
-  cards as it may discard any), the lead that last settled a test with as many tricks left tried first (a killer move, for
-  leads only: for the other seats it multiplied the nodes), then the lead stored with a matching
-  table entry and the killer before the last, and cards equivalent to one already tried (adjacent among the cards
-  still out, same hand) not searched again.
+  leads into suits where the opponents have few replies first, a void opponent counting all
+  its cards as it may discard any), the lead that last settled a test with as many tricks left
+  tried first (a killer move, for leads only: for the other seats it multiplied the nodes),
+  then the lead stored with a matching table entry and the killer before the last, and cards
+  equivalent to one already tried (adjacent among the cards still out, same hand) not
+  searched again.
 
 Everything in the search is C: cards are ints 0..51 (suit = card // 13, 12 = ace), hands are
 64-bit masks, and the state lives in C globals, so the module is not re-entrant: a lock lets
@@ -639,7 +640,8 @@ cdef inline int lead_score(int seat, int card, Mask out) noexcept nogil:
     its leads the same way; here it cut the positions visited by over a quarter."""
     cdef int suit = card // 13
     cdef int left = popcount(hand[seat])
-    return lead_weight(seat, card, out) - 8 * (replies((seat + 1) & 3, suit, left) + replies((seat + 3) & 3, suit, left))
+    cdef int answers = replies((seat + 1) & 3, suit, left) + replies((seat + 3) & 3, suit, left)
+    return lead_weight(seat, card, out) - 8 * answers
 
 
 cdef inline int lead_weight(int seat, int card, Mask out) noexcept nogil:
