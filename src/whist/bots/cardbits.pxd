@@ -29,6 +29,14 @@ cdef inline Mask bit(int card) noexcept nogil:
     return (<Mask>1) << card
 
 
+cdef inline int replies(Mask hand, int suit) noexcept nogil:
+    """The cards a hand may answer a lead of ``suit`` with: its cards of the suit, or, void in
+    it, any of its cards (its discards multiply a search's positions as much). Both searches
+    order leads by the replies they allow."""
+    cdef Mask in_suit = (hand >> (13 * suit)) & 0x1FFF
+    return popcount(in_suit) if in_suit else popcount(hand)
+
+
 cdef inline int sure_trump_tricks(Mask mine, Mask theirs, Mask* used) noexcept nogil:
     """Tricks one hand's trumps ``mine`` (a suit's 13 bits) win whatever anyone does, against
     the trumps ``theirs`` of the hands playing against it.

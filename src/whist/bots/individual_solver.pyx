@@ -39,7 +39,7 @@ import threading
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc
 
-from whist.bots.cardbits cimport Mask, bit, highest, lowest_bit, popcount, sure_trump_tricks
+from whist.bots.cardbits cimport Mask, bit, highest, lowest_bit, popcount, replies, sure_trump_tricks
 
 
 cdef Mask SUIT = 0x1FFF
@@ -587,13 +587,6 @@ cdef inline bint must_beat(int seat, int suit, int rank) noexcept nogil:
     return False
 
 
-cdef inline int replies(int seat, int suit) noexcept nogil:
-    """The cards ``seat`` may answer a lead of ``suit`` with: its cards of the suit, or, void,
-    any of its cards."""
-    cdef int in_suit = suit_cards(hand[seat], suit)
-    return popcount(in_suit) if in_suit else popcount(hand[seat])
-
-
 cdef int lead_score(int seat, int card, bint side_wants) noexcept nogil:
     """A lead's weight, less 16 for each card the other hands may answer it with: the fewer the
     replies, the smaller the subtree, and a void hand's discards multiply the positions (as in
@@ -603,7 +596,7 @@ cdef int lead_score(int seat, int card, bint side_wants) noexcept nogil:
     cdef int score = lead_weight(seat, card, side_wants)
     for other in range(seats):
         if other != seat:
-            score -= 16 * replies(other, card // 13)
+            score -= 16 * replies(hand[other], card // 13)
     return score
 
 

@@ -52,7 +52,7 @@ from libc.stdlib cimport calloc, malloc
 cdef extern from "<stdlib.h>" nogil:
     void* aligned_alloc(size_t alignment, size_t size)  # C11; Cython's libc.stdlib lacks it
 
-from whist.bots.cardbits cimport Mask, bit, highest, lowest_bit, popcount, sure_trump_tricks
+from whist.bots.cardbits cimport Mask, bit, highest, lowest_bit, popcount, replies, sure_trump_tricks
 
 
 cdef Mask SUIT = 0x1FFF
@@ -626,21 +626,12 @@ cdef void store(Abstract* position, Mask used, int lower, int upper, int best_le
 
 # --- move ordering ---------------------------------------------------------------------------------
 
-cdef inline int replies(int opponent, int suit, int left) noexcept nogil:
-    """The cards an opponent may answer a lead of ``suit`` with: its cards of the suit, or, void,
-    any of its ``left`` cards."""
-    cdef int count = popcount(suit_of(hand[opponent], suit))
-    return count if count else left
-
-
 cdef inline int lead_score(int seat, int card, Mask out) noexcept nogil:
     """A lead's weight, less 8 for each card the opponents may answer it with: the fewer their
     replies, the smaller the subtree. A void opponent counts every card it holds, as it may
     discard any of them (the discards of a long suit run multiply the positions). DDS weighs
     its leads the same way; here it cut the positions visited by over a quarter."""
-    cdef int suit = card // 13
-    cdef int left = popcount(hand[seat])
-    cdef int answers = replies((seat + 1) & 3, suit, left) + replies((seat + 3) & 3, suit, left)
+    cdef int answers = replies(hand[(seat + 1) & 3], card // 13) + replies(hand[(seat + 3) & 3], card // 13)
     return lead_weight(seat, card, out) - 8 * answers
 
 
