@@ -19,6 +19,7 @@ cdef extern from *:
     int popcount "__builtin_popcountll"(unsigned long long) nogil
     int lowest_bit "__builtin_ctzll"(unsigned long long) nogil
     int leading_zeros "__builtin_clzll"(unsigned long long) nogil
+    void prefetch "__builtin_prefetch"(const void* address) nogil  # a hint: start fetching that memory
 
 
 cdef inline int highest(Mask mask) noexcept nogil:

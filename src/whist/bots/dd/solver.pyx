@@ -52,7 +52,7 @@ from libc.stdlib cimport calloc, malloc
 cdef extern from "<stdlib.h>" nogil:
     void* aligned_alloc(size_t alignment, size_t size)  # C11; Cython's libc.stdlib lacks it
 
-from whist.bots.cardbits cimport Mask, bit, highest, lowest_bit, popcount, replies, sure_trump_tricks
+from whist.bots.cardbits cimport Mask, bit, highest, lowest_bit, popcount, prefetch, replies, sure_trump_tricks
 
 
 cdef Mask SUIT = 0x1FFF
@@ -446,9 +446,6 @@ cdef struct Abstract:
     Mask out[4]  # cards still out, per suit (13 bits)
     Bucket* bucket
 
-
-cdef extern from *:
-    void prefetch "__builtin_prefetch"(const void* address) nogil
 
 
 cdef inline void find_bucket(Abstract* position) noexcept nogil:
