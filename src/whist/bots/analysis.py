@@ -13,9 +13,10 @@ A card's cost is the best legal card's value less the played card's value: an er
 more than zero. Only positions with at most ``max_tricks`` tricks left are analysed; earlier
 cards are "not analysed". By default that is the whole hand, except where the paranoid search
 runs in Python (the install could not compile it), which could not answer in time. The
-compiled paranoid search has a budget of positions for each card played (for the values of
-all its legal cards): a card whose search runs out is "not proven" (not judged) rather than
-given a value the search could not show.
+compiled paranoid search has a budget of positions for each card played (for the best value,
+the card's own and whether each other card reaches the best: ``card_judgement``): a card whose
+search runs out is "not proven" (not judged) rather than given a value the search could not
+show.
 
 Calls, Frisch passes and contract bids are put to a bot (``expert`` by default) with the acting
 seat's view at that moment, as it would have seen them at the table.
@@ -25,13 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
-from typing import Any, Literal, overload
+from typing import Any, Literal
 
 from whist.bots import individual
+from whist.bots.card_judgement import equivalent_groups, judge_card
 from whist.bots.dd import solve
 from whist.bots.registry import make_bot
 from whist.core.actions import Action, Phase, action_name
-from whist.core.cards import SUIT_MASKS, Card, card_name
+from whist.core.cards import Card, card_name
 from whist.core.errors import WhistError
 from whist.core.records import replay
 from whist.core.state import HandState
@@ -45,10 +47,10 @@ Progress = Callable[[int, int], None]  # (actions judged, actions in all) after 
 DD_MAX_TRICKS = 13
 PARANOID_MAX_TRICKS = individual.COMPILED_MAX_TRICKS
 PARANOID_PYTHON_MAX_TRICKS = 5
-# Positions the compiled paranoid search may visit for the values of one card's legal cards,
-# all together, before the card is "not proven": one to two seconds on one core
-# (docs/benchmarks.md).
-PARANOID_NODE_BUDGET = 10_000_000
+# Positions the compiled paranoid search may visit to judge one card (``judge_card``), all its
+# questions together, before the card is "not proven": two to three seconds on one core, which
+# keeps a 12-hand game's analysis near two minutes (docs/benchmarks.md).
+PARANOID_NODE_BUDGET = 20_000_000
 
 BID_PHASES = {Phase.AUCTION: "auction", Phase.FRISCH: "frisch", Phase.CONTRACT: "contract"}
 
@@ -64,8 +66,9 @@ class CardVerdict:
     card: Card
     value: int | None  # tricks for the side, or points for the player, after the card played
     best: int | None  # ... after the best legal card
-    best_cards: tuple[Card, ...] = ()
+    best_cards: tuple[Card, ...] = ()  # the cards that reach ``best``
     proven: bool = True  # False: in the depth analysed, but a search ran out of its budget
+    all_best_cards: bool = True  # False: proven, but the budget ran out before every card was asked
 
     @property
     def analysed(self) -> bool:
@@ -249,33 +252,25 @@ def _card_verdict(state: HandState, card: Card, step: int, max_tricks: int) -> C
     trick = len(state.tricks) + 1
     if state.hand_size - len(state.tricks) > max_tricks:
         return CardVerdict(step, trick, state.player, card, None, None)
-    found = card_values(state, PARANOID_NODE_BUDGET)
-    values = {c: v for c, v in found.items() if v is not None}
-    if len(values) < len(found):  # without every card's value neither the best nor the cost is known
+    if state.game.rules.partnerships:
+        values = card_values(state)
+        best = max(values.values())
+        best_cards = tuple(c for c in sorted(values) if values[c] == best)
+        return CardVerdict(step, trick, state.player, card, values[card], best, best_cards)
+    judged = judge_card(state, card, contract_score(state, state.player), PARANOID_NODE_BUDGET)
+    if judged is None:
         return CardVerdict(step, trick, state.player, card, None, None, proven=False)
-    best = max(values.values())
-    best_cards = tuple(c for c in sorted(values) if values[c] == best)
-    return CardVerdict(step, trick, state.player, card, values[card], best, best_cards)
+    return CardVerdict(step, trick, state.player, card, judged.value, judged.best, judged.best_cards,
+                       all_best_cards=judged.all_best_cards)
 
 
-@overload
-def card_values(state: HandState) -> dict[Card, int]: ...
-@overload
-def card_values(state: HandState, budget: int) -> dict[Card, int | None]: ...
-
-
-def card_values(state: HandState, budget: int | None = None) -> dict[Card, int] | dict[Card, int | None]:
+def card_values(state: HandState) -> dict[Card, int]:
     """The value of each legal card for the player on move: tricks their side takes in the hand
-    (Classic Whist), or the points they can be sure of (the others). With ``budget``, a card
-    whose compiled paranoid search would visit more positions has the value None (not proven)."""
+    (Classic Whist), or the points they can be sure of (the others)."""
     if not state.game.rules.partnerships and individual.compiled_search_available():
         seat = state.player  # the compiled search tries each card itself, sharing what it learns
-        score = contract_score(state, seat)
-        if budget is not None:
-            return individual.paranoid_card_values_within(state.hands, state.trump, state.leader, score, state.trick,
-                                                          state.tricks_won[seat], nodes=budget)
-        return individual.paranoid_card_values(state.hands, state.trump, state.leader, score, state.trick,
-                                               state.tricks_won[seat])
+        return individual.paranoid_card_values(state.hands, state.trump, state.leader, contract_score(state, seat),
+                                               state.trick, state.tricks_won[seat])
     value = _side_tricks if state.game.rules.partnerships else _paranoid_points
     values: dict[Card, int] = {}
     for group in equivalent_groups(state):
@@ -283,30 +278,6 @@ def card_values(state: HandState, budget: int | None = None) -> dict[Card, int] 
         v = value(state, group[0])
         values.update(dict.fromkeys(group, v))
     return values
-
-
-def equivalent_groups(state: HandState) -> list[list[Card]]:
-    """The legal cards in runs of one suit with no card between them still held by another
-    seat or on the table (played earlier or never dealt does not separate them)."""
-    others = 0
-    for seat, hand in enumerate(state.hands):
-        if seat != state.player:
-            others |= hand
-    for played in state.trick:
-        others |= 1 << played
-    groups: list[list[Card]] = []
-    last = -1
-    for card in sorted(state.legal_actions()):
-        if groups and card // 13 == last // 13 and not others & _between(last, card):
-            groups[-1].append(card)
-        else:
-            groups.append([card])
-        last = card
-    return groups
-
-
-def _between(low: Card, high: Card) -> int:
-    return ((1 << high) - (1 << (low + 1))) & SUIT_MASKS[low // 13]
 
 
 def _side_tricks(state: HandState, card: Card) -> int:
@@ -370,7 +341,8 @@ def hand_json(hand: HandAnalysis, players: int) -> dict[str, Any]:
         "cancelled": hand.cancelled,
         "cards": [{"step": v.step, "trick": v.trick, "seat": v.seat, "card": v.card, "name": card_name(v.card),
                    "analysed": v.analysed, "proven": v.proven, "value": v.value, "best": v.best,
-                   "best_cards": list(v.best_cards), "cost": v.cost, "error": v.is_error} for v in hand.cards],
+                   "best_cards": list(v.best_cards), "all_best_cards": v.all_best_cards, "cost": v.cost,
+                   "error": v.is_error} for v in hand.cards],
         "bids": [{"steps": list(b.steps), "seat": b.seat, "phase": b.phase,
                   "actual": [action_name(a) for a in b.actual], "suggested": [action_name(a) for a in b.suggested],
                   "agrees": b.agrees} for b in hand.bids],

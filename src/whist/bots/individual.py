@@ -132,6 +132,12 @@ def paranoid_card_values_within(hands: tuple[CardSet, ...], trump: int, leader: 
     return values
 
 
+def positions_visited() -> int:
+    """Positions the last compiled search visited (what a budget counts); 0 without the
+    compiled search, which is the only one with a budget."""
+    return 0 if _solver is None else _solver.last_node_count()
+
+
 def _score_table(hands: tuple[CardSet, ...], score: Score, taken: int) -> tuple[int, ...]:
     """The compiled search's form of ``score``: the final score for each count of tricks still
     to be won, the current trick included."""
