@@ -114,3 +114,24 @@ def test_cards_not_proven_are_said_so(runner: CliRunner, saved: dict[str, Path],
     assert result.exit_code == 0, result.output
     assert "not proven (the search ran out of its budget" in result.output
     assert "not proven, " in result.output  # in the hand's summary too
+
+
+def test_an_error_whose_best_cards_were_not_all_asked_says_so() -> None:
+    """A verdict proven except for some of the other cards: its list of best cards ends in "…",
+    and the table's caption says what that means; a complete list has neither."""
+    from rich.console import Console
+
+    from whist.bots.analysis import CardVerdict, GameAnalysis, HandAnalysis
+    from whist.cli.analyze import hand_report
+
+    def rendered(complete: bool) -> str:
+        verdict = CardVerdict(5, 2, 1, 12, -10, 10, (11,), all_best_cards=complete)
+        hand = HandAnalysis(1, 0, False, (verdict,), ())
+        analysis = GameAnalysis("israeli", "Israeli Whist", ("A", "B", "C", "D"), "points", "basic", 13, (hand,))
+        console = Console(width=200, record=True)
+        console.print(hand_report(hand, analysis))
+        return console.export_text()
+
+    partial, complete = rendered(False), rendered(True)
+    assert "│ K♣ … │" in partial and "more cards may reach the best" in partial
+    assert "│ K♣   │" in complete and "…" not in complete and "more cards may reach" not in complete

@@ -103,13 +103,16 @@ def hand_report(hand: HandAnalysis, analysis: GameAnalysis) -> Group:
     parts: list[RenderableType] = [Text(title, style="bold")]
     errors = [v for v in hand.cards if v.is_error]
     if errors:
-        table = Table(show_edge=False, caption=f"Value: of the card played / of the best card, in {analysis.unit}",
-                      caption_justify="left")
+        caption = f"Value: of the card played / of the best card, in {analysis.unit}"
+        if not all(v.all_best_cards for v in errors):
+            caption += "; …: more cards may reach the best (the search ran out before asking them all)"
+        table = Table(show_edge=False, caption=caption, caption_justify="left")
         for column in ("Trick", "Player", "Played", "Value", "Best", "Cost"):
             table.add_column(column, justify="right" if column in ("Trick", "Value", "Cost") else "left")
         for v in errors:
             table.add_row(str(v.trick), Text(names[v.seat]), card_text(v.card, ERROR), f"{v.value} / {v.best}",
-                          cards_line(v.best_cards), Text(f"-{amount(v.cost, analysis.unit)}", style=ERROR))
+                          cards_line(v.best_cards) + ("" if v.all_best_cards else " …"),
+                          Text(f"-{amount(v.cost, analysis.unit)}", style=ERROR))
         parts.append(table)
     differing = [b for b in hand.bids if not b.agrees]
     if differing:

@@ -372,7 +372,8 @@ whist.ready.then(() => {
       box.classList.add("pending");
     } else if (card && card.error) {
       box.textContent = whist.t("an.error", { cost: amount(card.cost), value: ltr(card.value), best: ltr(card.best),
-        cards: card.best_cards.map(whist.cardText).join(" ") });
+        // "…": the budget ran out before every other card was asked whether it reaches the best.
+        cards: card.best_cards.map(whist.cardText).join(" ") + (card.all_best_cards === false ? " …" : "") });
       box.classList.add("bad");
     } else if (card) {
       box.textContent = whist.t("an.best", { value: ltr(card.value) });
