@@ -55,7 +55,7 @@ def judge_card(state: HandState, card: Card, score: Score, budget: int) -> Judge
     spent += individual.positions_visited()
     if best is None:
         return None
-    top = best
+    top = best  # an int for the lambdas below (mypy does not narrow ``best`` inside them)
     groups = equivalent_groups(state)
     [played] = [group for group in groups if card in group]
     # No card does better than the best: scores above it are the same to the search as the best.
