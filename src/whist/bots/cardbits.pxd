@@ -22,6 +22,34 @@ cdef extern from *:
     void prefetch "__builtin_prefetch"(const void* address) nogil  # a hint: start fetching that memory
 
 
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <stdlib.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* Zeroed memory for a search's table, on 2 MiB pages where Linux offers them. The tables
+       are hundreds of times what the TLB covers with 4 KiB pages and are read at random, so
+       with small pages most probes also miss the TLB. The memory comes from the kernel as it is
+       first touched, as calloc's would, and is never freed: a table lives as long as its
+       module. */
+    static void* whist_table_alloc(size_t size) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        size_t page = (size_t)1 << 21;
+        size_t rounded = (size + page - 1) & ~(page - 1);
+        char* raw = (char*)mmap(NULL, rounded + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (raw == (char*)MAP_FAILED) return NULL;
+        char* aligned = (char*)(((uintptr_t)raw + page - 1) & ~(uintptr_t)(page - 1));
+        madvise(aligned, rounded, MADV_HUGEPAGE);
+        return aligned;
+    #else
+        return calloc(1, size);
+    #endif
+    }
+    """
+    void* table_alloc "whist_table_alloc"(size_t size) nogil  # zeroed, aligned to 64 bytes at least
+
 cdef inline int highest(Mask mask) noexcept nogil:
     return 63 - leading_zeros(mask)
 

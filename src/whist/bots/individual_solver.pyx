@@ -37,9 +37,9 @@ import threading
 
 
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc
 
-from whist.bots.cardbits cimport Mask, bit, highest, lowest_bit, popcount, prefetch, replies, sure_trump_tricks
+from whist.bots.cardbits cimport (Mask, bit, highest, lowest_bit, popcount, prefetch, replies, sure_trump_tricks,
+                                  table_alloc)
 
 
 cdef Mask SUIT = 0x1FFF
@@ -968,8 +968,8 @@ cdef int load(tuple hands, int strain, int first, int player_seat, tuple trick) 
         if popcount(hand[seat]) != (left - 1 if position < len(trick) else left) or left > MAX_TRICKS:
             raise ValueError("every seat must hold as many cards, less the one played to the trick")
     if table == NULL:
-        table = <Entry*>calloc(1 << ENTRY_BITS, sizeof(Entry))
-        patterns = <Pattern*>calloc(1 << PATTERN_BITS, sizeof(Pattern))
+        table = <Entry*>table_alloc((1 << ENTRY_BITS) * sizeof(Entry))
+        patterns = <Pattern*>table_alloc((1 << PATTERN_BITS) * sizeof(Pattern))
         if table == NULL or patterns == NULL:
             raise MemoryError("no memory for the transposition table")
     for card in range(64):

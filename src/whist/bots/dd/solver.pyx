@@ -47,12 +47,10 @@ minimax the tests compare this module with.
 import threading
 
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, malloc
+from libc.stdlib cimport malloc
 
-cdef extern from "<stdlib.h>" nogil:
-    void* aligned_alloc(size_t alignment, size_t size)  # C11; Cython's libc.stdlib lacks it
-
-from whist.bots.cardbits cimport Mask, bit, highest, lowest_bit, popcount, prefetch, replies, sure_trump_tricks
+from whist.bots.cardbits cimport (Mask, bit, highest, lowest_bit, popcount, prefetch, replies, sure_trump_tricks,
+                                  table_alloc)
 
 
 cdef Mask SUIT = 0x1FFF
@@ -993,8 +991,8 @@ cdef void keep_table_for_same_deal() noexcept:
 cdef void ensure_table() except *:
     global table, blocks, next_block
     if table == NULL:
-        table = <Bucket*>calloc(BUCKETS, sizeof(Bucket))
-        blocks = <Block*>aligned_alloc(64, BLOCKS * sizeof(Block))
+        table = <Bucket*>table_alloc(BUCKETS * sizeof(Bucket))
+        blocks = <Block*>table_alloc(BLOCKS * sizeof(Block))
         next_block = <int32_t*>malloc(BLOCKS * sizeof(int32_t))
         if table == NULL or blocks == NULL or next_block == NULL:
             raise MemoryError("no memory for the double-dummy transposition table")
