@@ -111,3 +111,13 @@ def test_a_card_is_not_judged_when_no_card_is_shown_to_reach_the_best(monkeypatc
 
     monkeypatch.setattr(individual, "paranoid_value_within", two_questions_only)
     assert judge_card(state, worse[0], score, PLENTY) is None
+
+
+def test_the_json_says_when_the_best_cards_were_not_all_asked() -> None:
+    from whist.bots.analysis import CardVerdict, GameAnalysis, HandAnalysis, analysis_json
+
+    cards = (CardVerdict(1, 1, 0, 12, -10, 10, (11,), all_best_cards=False), CardVerdict(2, 1, 1, 3, 5, 5, (3,)))
+    hand = HandAnalysis(1, 0, False, cards, ())
+    data = analysis_json(GameAnalysis("israeli", "Israeli Whist", ("A", "B", "C", "D"), "points", "basic", 13, (hand,)))
+    assert [c["all_best_cards"] for c in data["hands"][0]["cards"]] == [False, True]
+    assert [c["error"] for c in data["hands"][0]["cards"]] == [True, False]
