@@ -38,21 +38,24 @@ def judge_card(state: HandState, card: Card, score: Score, budget: int) -> Judge
     seat, taken = state.player, state.tricks_won[state.player]
     spent = 0
 
-    def value_after(group: list[Card], score: Score) -> int | None:
-        """The value for the player after the first card of ``group`` (None: out of budget)."""
+    def value_within(hands: tuple[CardSet, ...], leader: int, trick: tuple[Card, ...], won: int,
+                     score: Score) -> int | None:
+        """The player's value from that position, in what is left of the budget (None: out of it)."""
         nonlocal spent
         if spent >= budget:
             return None
-        hands, leader, trick, winner = individual.play_card(state.hands, state.trump, state.leader, state.trick,
-                                                            group[0])
-        value = individual.paranoid_value_within(hands, state.trump, leader, seat, score, trick,
-                                                 taken + (winner == seat), nodes=budget - spent)
+        value = individual.paranoid_value_within(hands, state.trump, leader, seat, score, trick, won,
+                                                 nodes=budget - spent)
         spent += individual.positions_visited()
         return value
 
-    best = individual.paranoid_value_within(state.hands, state.trump, state.leader, seat, score, state.trick, taken,
-                                            nodes=budget)
-    spent += individual.positions_visited()
+    def value_after(group: list[Card], score: Score) -> int | None:
+        """The value after the first card of ``group`` (they are all worth the same)."""
+        hands, leader, trick, winner = individual.play_card(state.hands, state.trump, state.leader, state.trick,
+                                                            group[0])
+        return value_within(hands, leader, trick, taken + (winner == seat), score)
+
+    best = value_within(state.hands, state.leader, state.trick, taken, score)
     if best is None:
         return None
     top = best  # an int for the lambdas below (mypy does not narrow ``best`` inside them)
