@@ -81,6 +81,12 @@ def node_channel(node: str) -> str:
 
 
 _NOW = "(now() AT TIME ZONE 'UTC')"  # the database's clock, the same for every node
+# An action stored only under the lease: one round trip for the check, the lock and the insert.
+_INSERT_UNDER_LEASE = text(
+    f"WITH lease AS (SELECT 1 FROM table_owners WHERE table_id = :table_id AND node = :me "
+    f"AND expires_at > {_NOW} FOR UPDATE) "
+    "INSERT INTO actions (table_id, seq, seat, action, by_bot, created_at) "
+    "SELECT :table_id, :seq, :seat, :action, :by_bot, :created_at FROM lease RETURNING seq")
 
 
 class Cluster:
@@ -206,15 +212,15 @@ class Cluster:
                 f"WHERE t.status = 'playing' AND (o.table_id IS NULL OR o.expires_at < {_NOW}) ORDER BY t.created_at"))
             return [row.id for row in rows]
 
-    def check_lease(self, table_id: str) -> Callable[[Connection], None]:
-        """For the transaction that stores an action: refuse it unless this node holds the lease, and
-        hold the lease row until the transaction ends, so that no claim slips in between."""
-        def check(c: Connection) -> None:
-            held = c.execute(text(f"SELECT 1 FROM table_owners WHERE table_id = :t AND node = :me "
-                                  f"AND expires_at > {_NOW} FOR UPDATE"), {"t": table_id, "me": self.node}).first()
-            if held is None:
+    def insert_under_lease(self, table_id: str) -> Callable[[Connection, dict[str, Any]], None]:
+        """For the transaction that stores an action: insert its row only while this node holds the
+        table's lease, in one statement that also locks the lease row until the transaction ends (so
+        that no claim slips in between), and raise ``LeaseLost`` when it inserted nothing."""
+        def insert_action(c: Connection, row: dict[str, Any]) -> None:
+            stored = c.execute(_INSERT_UNDER_LEASE, {**row, "me": self.node}).first()
+            if stored is None:
                 raise LeaseLost(f"node {self.node} no longer holds table {table_id}")
-        return check
+        return insert_action
 
     # Messages -----------------------------------------------------------------------------------
 

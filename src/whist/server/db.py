@@ -325,20 +325,23 @@ class Store:
     def append_action(self, table_id: str, seq: int, seat: int, action: int, by_bot: bool,
                       hand_rows: Sequence[dict[str, Any]] = (), finished_totals: Sequence[int] | None = None,
                       before_finishing: Callable[[Connection], None] | None = None,
-                      before_storing: Callable[[Connection], None] | None = None) -> None:
+                      insert_action: Callable[[Connection, dict[str, Any]], None] | None = None) -> None:
         """Store one action, with what it completed (a hand's results, the game's end), at once.
 
         ``before_finishing`` runs in the same transaction just before a game's end is stored (the
         live table rates the game there), so that a game is rated exactly when its end is stored.
-        ``before_storing`` runs first (a node of a cluster checks it still holds the table) and
-        may raise to store nothing. The primary key (table, seq) refuses a second action with the
-        same number: the caller holds the table's lock, and in a cluster the table's lease.
+        ``insert_action`` stores the action's row instead of a plain insert (a node of a cluster
+        inserts it only while it holds the table) and may raise to store nothing. The primary key
+        (table, seq) refuses a second action with the same number: the caller holds the table's
+        lock, and in a cluster the table's lease.
         """
         with self.begin() as c:
-            if before_storing is not None:
-                before_storing(c)
-            c.execute(insert(actions).values(table_id=table_id, seq=seq, seat=seat, action=action, by_bot=by_bot,
-                                             created_at=now()))
+            row = {"table_id": table_id, "seq": seq, "seat": seat, "action": action, "by_bot": by_bot,
+                   "created_at": now()}
+            if insert_action is None:
+                c.execute(insert(actions).values(**row))
+            else:
+                insert_action(c, row)
             if hand_rows:
                 c.execute(insert(hand_results), [{"table_id": table_id, **r} for r in hand_rows])
             if finished_totals is not None:
