@@ -32,7 +32,7 @@ def nodes(store: Store, postgres_url: str) -> tuple[Cluster, Cluster]:
 
 def append(store: Store, cluster: Cluster, seq: int, finished: bool = False) -> None:
     store.append_action(TABLE, seq, seq % 4, 100 + seq, False, finished_totals=[1, 2, 3, 4] if finished else None,
-                        insert_action=cluster.insert_under_lease(TABLE))
+                        insert_action=cluster.insert_under_lease)
 
 
 def test_the_lease_holder_stores_its_actions(store: Store, postgres_url: str) -> None:

@@ -26,6 +26,7 @@ cdef extern from *:
     """
     #include <stdint.h>
     #include <stdlib.h>
+    #include <string.h>
     #if defined(__linux__)
     #include <sys/mman.h>
     #endif
@@ -44,7 +45,10 @@ cdef extern from *:
         madvise(aligned, rounded, MADV_HUGEPAGE);
         return aligned;
     #else
-        return calloc(1, size);
+        size_t rounded = (size + 63) & ~(size_t)63;  /* aligned_alloc wants a multiple of the alignment */
+        void* memory = aligned_alloc(64, rounded);
+        if (memory != NULL) memset(memory, 0, rounded);
+        return memory;
     #endif
     }
     """

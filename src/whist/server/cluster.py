@@ -212,15 +212,13 @@ class Cluster:
                 f"WHERE t.status = 'playing' AND (o.table_id IS NULL OR o.expires_at < {_NOW}) ORDER BY t.created_at"))
             return [row.id for row in rows]
 
-    def insert_under_lease(self, table_id: str) -> Callable[[Connection, dict[str, Any]], None]:
+    def insert_under_lease(self, c: Connection, row: dict[str, Any]) -> None:
         """For the transaction that stores an action: insert its row only while this node holds the
         table's lease, in one statement that also locks the lease row until the transaction ends (so
         that no claim slips in between), and raise ``LeaseLost`` when it inserted nothing."""
-        def insert_action(c: Connection, row: dict[str, Any]) -> None:
-            stored = c.execute(_INSERT_UNDER_LEASE, {**row, "me": self.node}).first()
-            if stored is None:
-                raise LeaseLost(f"node {self.node} no longer holds table {table_id}")
-        return insert_action
+        stored = c.execute(_INSERT_UNDER_LEASE, {**row, "me": self.node}).first()
+        if stored is None:
+            raise LeaseLost(f"node {self.node} no longer holds table {row['table_id']}")
 
     # Messages -----------------------------------------------------------------------------------
 

@@ -236,7 +236,7 @@ class LiveTable:
             try:
                 await self.store.off_loop(self.store.append_action, self.id, self.version, seat_number, action, by_bot,
                                           hand_rows, list(after.totals) if after.over else None, self._rate,
-                                          None if self.cluster is None else self.cluster.insert_under_lease(self.id))
+                                          None if self.cluster is None else self.cluster.insert_under_lease)
             except SQLAlchemyError:  # not stored, so not taken: the table stays as it was
                 log.exception("table %s: action %d could not be stored", self.id, self.version)
                 raise ActionRefused("unavailable", "The action could not be saved; please try again") from None
