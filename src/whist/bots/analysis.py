@@ -31,6 +31,7 @@ from typing import Any, Literal
 from whist.bots import individual
 from whist.bots.card_judgement import equivalent_groups, judge_card
 from whist.bots.dd import solve
+from whist.bots.determinize import own_points
 from whist.bots.registry import make_bot
 from whist.core.actions import Action, Phase, action_name
 from whist.core.cards import Card, card_name
@@ -307,10 +308,7 @@ def _paranoid_points(state: HandState, card: Card) -> int:
 def contract_score(state: HandState, seat: int) -> Callable[[int], int]:
     """``seat``'s points in this hand as a function of its final trick count, from the game's
     own scoring (the contracts, and so over or under, are fixed once play starts)."""
-    n = state.players
-    table = [state.game.hand_scores(state._replace(tricks_won=tuple(t if s == seat else 0 for s in range(n))))[seat]
-             for t in range(state.hand_size + 1)]
-    return table.__getitem__
+    return own_points(state, seat).__getitem__
 
 
 # The JSON form, shared by ``whist analyze --json`` and the web replay viewer. ----------------

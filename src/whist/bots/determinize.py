@@ -52,3 +52,13 @@ def trailing_passes(view: SeatView) -> int:
             break
         passes += 1
     return passes
+
+
+def own_points(state: HandState, seat: int) -> tuple[int, ...]:
+    """``seat``'s points for the hand by its final count of tricks (the index), from the game's
+    own scoring, in a game where each seat plays for its own contract: its points then depend on
+    its own tricks alone, the contracts (and so over or under) being fixed once play starts."""
+    n = state.players
+    return tuple(state.game.hand_scores(state._replace(tricks_won=tuple(t if s == seat else 0 for s in range(n))))[seat]
+                 for t in range(state.hand_size + 1))
+

@@ -45,6 +45,7 @@ from whist.bots.basic import BasicBot
 from whist.bots.basic_bidding import Outlook, estimate_tricks, frisch_ranking
 from whist.bots.budget import Clock, Race
 from whist.bots.dd import solve
+from whist.bots.deal_scoring import CardScorer, compiled_scoring_available
 from whist.bots.determinize import state_for
 from whist.bots.individual import paranoid_value
 from whist.bots.inference import LEARNED_BIDS, NO_INFERENCE, InferringSampler
@@ -101,7 +102,10 @@ EXACT_TRICKS_BY_BUDGET = ((1.0, 10), (0.3, 9), (0.1, 8), (0.03, 7), (0.0, 6))
 DEFAULT_BUDGET = 0.1
 
 _BASIC = BasicBot()
-MEMO_LIMIT = 4096  # basic bot answers kept within one decision's search
+MEMO_LIMIT = 4096
+# Deals a batch of the compiled card search (``_search_compiled``): about 0.1 ms of work, so a
+# budget is overrun by no more than a deal of the Python search would overrun it.
+BATCH_DEALS = 8  # basic bot answers kept within one decision's search
 
 
 def budget_settings(seconds: float, base: ExpertSettings | None = None) -> ExpertSettings:
@@ -186,7 +190,10 @@ class ExpertBot(Bot):
         if len(candidates) == 1:
             return candidates[0], None
         race = Race(candidates, basic_choice, self.settings.racing)
-        self._search(view, race, evaluate, deals, remembered, clock)
+        if view.phase == Phase.PLAY and self._scores_in_c(view):
+            self._search_compiled(view, race, deals, remembered, clock)
+        else:
+            self._search(view, race, evaluate, deals, remembered, clock)
         self.last_search = SearchReport(view.phase, len(candidates), race.deals, len(race.alive), clock.spent())
         return race.leader(), race.means()
 
@@ -204,6 +211,33 @@ class ExpertBot(Bot):
             before = clock.spent()
             state = position(view, sampler.sample(self.rng))
             race.add({action: evaluate(state.apply(action)) for action in race.alive})
+            cost = clock.spent() - before
+
+    def _scores_in_c(self, view: SeatView) -> bool:
+        """Whether this card play is searched in C (``whist.bots.deal_scoring``): the anytime
+        expert in the individual games, its deals uniform and its playouts the policy's. The
+        fixed-deal searches (``expert-2026``, ``expert:deals=N``) stay on the Python path,
+        whose choices for a seed are the same with or without a C compiler."""
+        s = self.settings
+        return (s.time_budget is not None and not view.rules.partnerships and not s.ending_tricks
+                and s.bid_inference == NO_INFERENCE and compiled_scoring_available())
+
+    def _search_compiled(self, view: SeatView, race: Race, deals: int, remembered: dict[int, int],
+                         clock: Clock) -> None:
+        """``_search`` for the card play, the deals drawn and played out in C a batch at a
+        time: a batch is checked against the clock and the race as one deal was (the race
+        drops candidates at the same deals as it would one deal at a time)."""
+        sampler = DealSampler(view, remembered)
+        scorer = CardScorer(view, sampler, position(view, sampler.sample(self.rng)))
+        cost = 0.0
+        while race.deals < deals:
+            if race.deals >= self.settings.min_deals and (race.settled() or not clock.allows(cost)):
+                break
+            before = clock.spent()
+            short = self.settings.min_deals - race.deals  # the minimum first, then a batch at a time
+            batch = min(short if short > 0 else BATCH_DEALS, deals - race.deals)
+            alive = list(race.alive)
+            race.add_many(alive, scorer.score(alive, batch, self.rng))
             cost = clock.spent() - before
 
     def _card_value(self, view: SeatView) -> Callable[[HandState], float]:

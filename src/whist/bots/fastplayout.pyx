@@ -4,6 +4,7 @@ a Python object per card. The expert plays thousands of playouts per decision; t
 module stays the reference, and ``tests/bots/test_expert.py`` checks the two agree.
 """
 
+from cpython.array cimport array
 from libc.stdint cimport uint64_t
 
 cdef extern from *:
@@ -219,24 +220,11 @@ cdef int trick_winner_index(int* trick, int n, int trump):
     return best
 
 
-def play_out_tricks(tuple hands, int trump, int leader, tuple trick, tuple won, tuple contracts):
-    """Each seat's final trick count when the policy plays the hand out from this position.
-    ``contracts`` is empty for the partnership game."""
-    cdef int n = len(hands)
-    if n > MAX_SEATS:
-        raise ValueError(f"at most {MAX_SEATS} seats, not {n}")
-    cdef uint64_t h[8]
-    cdef int t[8]
-    cdef int w[8]
-    cdef int aims[8]
-    cdef int i, played = len(trick), seat, card, winner
-    cdef bint partnership = len(contracts) == 0
-    for i in range(n):
-        h[i] = hands[i]
-        w[i] = won[i]
-        aims[i] = 0 if partnership else contracts[i]
-    for i in range(played):
-        t[i] = trick[i]
+cdef void play_out(uint64_t* h, int n, int* t, int played, int leader, int trump, bint partnership,
+                   int* aims, int* w) noexcept:
+    """Play the hand out by the policy from the trick ``t`` (``played`` cards of it down, led by
+    ``leader``), counting each seat's tricks into ``w``; ``h`` ends empty."""
+    cdef int seat, card, winner
     while True:
         seat = (leader + played) % n
         if not h[seat]:
@@ -250,4 +238,210 @@ def play_out_tricks(tuple hands, int trump, int leader, tuple trick, tuple won, 
             w[winner] += 1
             leader = winner
             played = 0
+
+
+def play_out_tricks(tuple hands, int trump, int leader, tuple trick, tuple won, tuple contracts):
+    """Each seat's final trick count when the policy plays the hand out from this position.
+    ``contracts`` is empty for the partnership game."""
+    cdef int n = len(hands)
+    if n > MAX_SEATS:
+        raise ValueError(f"at most {MAX_SEATS} seats, not {n}")
+    cdef uint64_t h[8]
+    cdef int t[8]
+    cdef int w[8]
+    cdef int aims[8]
+    cdef int i
+    cdef bint partnership = len(contracts) == 0
+    for i in range(n):
+        h[i] = hands[i]
+        w[i] = won[i]
+        aims[i] = 0 if partnership else contracts[i]
+    for i in range(len(trick)):
+        t[i] = trick[i]
+    play_out(h, n, t, len(trick), leader, trump, partnership, aims, w)
     return tuple([w[i] for i in range(n)])
+
+
+# --- Scoring sampled deals (the expert's card play in the individual games) ---------------------
+
+cdef inline uint64_t next_random(uint64_t* state) noexcept:
+    # splitmix64: a fast generator of good quality, seeded afresh by the caller for each batch.
+    state[0] += 0x9E3779B97F4A7C15ULL
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline int below(uint64_t* state, int bound) noexcept:
+    """A uniform integer in [0, bound), without the bias of a plain modulo (rejection)."""
+    cdef uint64_t limit = (0xFFFFFFFFFFFFFFFFULL // <uint64_t>bound) * <uint64_t>bound
+    cdef uint64_t x = next_random(state)
+    while x >= limit:
+        x = next_random(state)
+    return <int>(x % <uint64_t>bound)
+
+
+cdef inline double uniform(uint64_t* state) noexcept:
+    """A uniform double in [0, 1), from the top 53 bits."""
+    return (next_random(state) >> 11) * (1.0 / 9007199254740992.0)
+
+
+cdef class Dealer:
+    """Deals drawn as ``sampling.DealSampler.sample`` draws them: ``base`` (each seat's known
+    cards, the seat on move's whole hand) with each group of unseen cards (``groups``) shuffled
+    and dealt to the places (``places``: seats, then the stock) in numbers drawn from ``split``
+    (a ``sampling.SplitTable``). The random numbers come from the caller's state."""
+
+    cdef int n, group_count, place_count, width
+    cdef bint by_group
+    cdef uint64_t base[8]
+    cdef int seats_of[16]
+    cdef int cards[52]
+    cdef int starts[53]
+    cdef int split_counts[52 * 17]  # per group, per place (the stock last)
+    cdef int[::1] node_row, node_first, next_node, values
+    cdef double[::1] cumulative
+
+    def __init__(self, tuple base, tuple groups, tuple places, split):
+        cdef int i, g, start
+        self.n = len(base)
+        self.group_count = len(groups)
+        self.place_count = len(places)
+        self.width = split.width
+        self.by_group = split.by_group
+        if self.n > MAX_SEATS or self.place_count > 16 or self.group_count > 52 or \
+                self.width != (self.place_count + 1 if self.by_group else self.group_count):
+            raise ValueError("the seats, groups, places and split table do not fit together")
+        for i in range(self.n):
+            self.base[i] = base[i]
+        for i in range(self.place_count):
+            if not 0 <= places[i] < self.n:
+                raise ValueError(f"place {places[i]} is not a seat")
+            self.seats_of[i] = places[i]
+        self.starts[0] = 0
+        for g in range(self.group_count):
+            start = self.starts[g]
+            for card in groups[g]:
+                if start >= 52 or not 0 <= card < 52:
+                    raise ValueError("the groups hold more than 52 cards, or a card that is not one")
+                self.cards[start] = card
+                start += 1
+            self.starts[g + 1] = start
+        self.node_row = array("i", split.rows)
+        self.node_first = array("i", split.first)
+        self.next_node = array("i", split.next_node)
+        self.values = array("i", split.values)
+        self.cumulative = array("d", split.cumulative)
+        if len(self.node_first) != len(self.node_row) + 1 or len(self.next_node) != len(self.cumulative) \
+                or len(self.values) != len(self.cumulative) * self.width:
+            raise ValueError("a malformed split table")
+
+    cdef void deal(self, uint64_t* dealt, uint64_t* state) noexcept:
+        cdef int node = 0
+        cdef int i, g, p, k, j, row, choice, end, start, size
+        cdef double u
+        while node >= 0:  # how many cards of each group go to each place: a walk down the table
+            u = uniform(state)
+            choice = self.node_first[node]
+            end = self.node_first[node + 1] - 1
+            while choice < end and u >= self.cumulative[choice]:
+                choice += 1
+            row = self.node_row[node]
+            for i in range(self.width):
+                if self.by_group:
+                    self.split_counts[row * 17 + i] = self.values[choice * self.width + i]
+                else:
+                    self.split_counts[i * 17 + row] = self.values[choice * self.width + i]
+            node = self.next_node[choice]
+        for i in range(self.n):
+            dealt[i] = self.base[i]
+        for g in range(self.group_count):
+            start = self.starts[g]
+            size = self.starts[g + 1] - start
+            for i in range(size - 1, 0, -1):  # Fisher-Yates
+                j = below(state, i + 1)
+                self.cards[start + i], self.cards[start + j] = self.cards[start + j], self.cards[start + i]
+            for p in range(self.place_count):
+                k = self.split_counts[g * 17 + p]
+                for i in range(k):
+                    dealt[self.seats_of[p]] |= <uint64_t>1 << self.cards[start + i]
+                start += k
+
+
+def draw_deals(tuple base, tuple groups, tuple places, split, int deals, unsigned long long seed):
+    """``deals`` deals as ``score_deals`` draws them from the same arguments: each a tuple of
+    the seats' hands (for the tests)."""
+    cdef Dealer dealer = Dealer(base, groups, places, split)
+    cdef uint64_t dealt[8]
+    cdef uint64_t state = seed
+    cdef int d, i
+    out = []
+    for d in range(deals):
+        dealer.deal(dealt, &state)
+        out.append(tuple([dealt[i] for i in range(dealer.n)]))
+    return out
+
+
+def score_deals(tuple base, tuple groups, tuple places, split, int deals, unsigned long long seed,
+                tuple candidates, int trump, int leader, tuple trick, tuple won, tuple contracts,
+                tuple points):
+    """The seat on move's points after each of its ``candidates`` (cards), the hand played out
+    by the policy, on each of ``deals`` deals drawn here (``Dealer``: ``base``, ``groups``,
+    ``places``, ``split``; the random numbers from ``seed``): a list of one tuple a deal.
+    ``points[k]`` is the seat's score for ``k`` tricks in all. Individual games only (every
+    seat plays for its own contract)."""
+    cdef Dealer dealer = Dealer(base, groups, places, split)
+    cdef int n = len(base)
+    cdef int played = len(trick)
+    cdef int seat = (leader + played) % n
+    if played >= n or len(contracts) != n or len(won) != n or not 0 < len(candidates) <= 52 or len(points) > 64:
+        raise ValueError("score_deals takes the seats' contracts and tricks, a trick under way and 1 to 52 candidates")
+    cdef uint64_t dealt[8]
+    cdef uint64_t h[8]
+    cdef int t[8]
+    cdef int w[8]
+    cdef int aims[8]
+    cdef int won_before[8]
+    cdef int trick_before[8]
+    cdef int score_of[64]
+    cdef int moves[52]
+    cdef uint64_t state = seed
+    cdef int i, j, d, winner
+    cdef int candidate_count = len(candidates)
+    for i in range(len(points)):
+        score_of[i] = points[i]
+    for i in range(n):
+        won_before[i] = won[i]
+        aims[i] = contracts[i]
+        if won[i] < 0:
+            raise ValueError("a seat's tricks won cannot be negative")
+    if won_before[seat] + __builtin_popcountll(dealer.base[seat]) >= len(points):
+        raise ValueError("points must give the score of every count of tricks the seat may end with")
+    for i in range(played):
+        trick_before[i] = trick[i]
+    for i in range(candidate_count):
+        moves[i] = candidates[i]
+        if not 0 <= moves[i] < 52 or not (dealer.base[seat] >> moves[i]) & 1:
+            raise ValueError(f"card {moves[i]} is not in the hand of the seat on move")
+    results = []
+    for d in range(deals):
+        dealer.deal(dealt, &state)
+        values_of_deal = []
+        for j in range(candidate_count):
+            for i in range(n):
+                h[i] = dealt[i]
+                w[i] = won_before[i]
+            for i in range(played):
+                t[i] = trick_before[i]
+            h[seat] &= ~(<uint64_t>1 << moves[j])
+            t[played] = moves[j]
+            if played + 1 == n:
+                winner = (leader + trick_winner_index(t, n, trump)) % n
+                w[winner] += 1
+                play_out(h, n, t, 0, winner, trump, False, aims, w)
+            else:
+                play_out(h, n, t, played + 1, leader, trump, False, aims, w)
+            values_of_deal.append(score_of[w[seat]])
+        results.append(tuple(values_of_deal))
+    return results
