@@ -31,6 +31,8 @@ EXTENSIONS = [
     Extension("whist.core.fastplay", ["src/whist/core/fastplay.pyx"], optional=True),
     Extension("whist.bots.fastplayout", ["src/whist/bots/fastplayout.pyx"], extra_compile_args=["-O3"],
               optional=True),
+    Extension("whist.bots.fastestimate", ["src/whist/bots/fastestimate.pyx"], extra_compile_args=["-O3"],
+              optional=True),
     # The two searches share src/whist/bots/cardbits.pxd: "src" is where Cython finds it.
     Extension("whist.bots.dd.solver", ["src/whist/bots/dd/solver.pyx"], include_dirs=["src"],
               extra_compile_args=["-O3"], optional=True),

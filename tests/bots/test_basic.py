@@ -312,3 +312,28 @@ def test_remembered_suit_values_are_the_values_computed_afresh() -> None:
             if strain != NO_TRUMP:
                 basic_bidding._add_ruffs(fresh, hand, strain, outlook)
             assert remembered == fresh
+
+
+@pytest.mark.skipif(basic_bidding._compiled is None, reason="needs the compiled estimate")
+def test_the_compiled_estimate_is_the_python_one() -> None:
+    """Random hands, strains, seat counts and packs (full, or cards left out as in the short
+    decks and Whistiti's small deals): the same tricks, to the last bit on the Python this
+    project runs (3.11 sums floats one by one; later versions compensate, hence the tolerance),
+    and every path taken: voids, long suits, ruffs raised, no unknown card at all."""
+    compiled = basic_bidding._compiled
+    assert compiled is not None
+    rng = random.Random(14)
+    for _ in range(3000):
+        players = rng.randrange(2, 8)
+        size = rng.randrange(1, 52 // players + 1)
+        pack = rng.sample(range(52), rng.randrange(size * players, 53)) if rng.random() < 0.4 else list(range(52))
+        hand = card_set(rng.sample(pack, size))
+        unknown = card_set(pack) & ~hand if rng.random() < 0.95 else 0
+        strain = rng.randrange(5)
+        outlook = basic_bidding.Outlook(players, size, unknown)
+        expected = basic_bidding.estimate_tricks_python(hand, strain, outlook)
+        assert compiled.estimate_tricks(hand, strain, players, size, unknown) == pytest.approx(expected, abs=1e-12)
+    with pytest.raises(ValueError, match="strain 0-4"):
+        compiled.estimate_tricks(1, 5, 4, 13, 2)
+    with pytest.raises(ValueError, match="of the 52"):
+        compiled.estimate_tricks(1 << 52, 0, 4, 13, 2)

@@ -13,8 +13,8 @@ from dataclasses import replace
 import pytest
 
 from whist.bots import fastplayout
-from whist.bots.budget import Race
-from whist.bots.deal_scoring import CardScorer, compiled_scoring_available
+from whist.bots.budget import Clock, Pacer, Race
+from whist.bots.deal_scoring import CardScorer, DealBatches, compiled_scoring_available
 from whist.bots.determinize import own_points, state_for
 from whist.bots.expert import distinct_cards
 from whist.bots.playout import final_tricks
@@ -155,3 +155,39 @@ def test_adding_deals_in_bulk_is_adding_them_one_by_one(racing: bool) -> None:
             bulk.add_many(alive, rows)
             assert bulk.alive == one.alive and bulk.deals == one.deals
         assert bulk.means() == one.means() and bulk.leader() == one.leader()
+
+
+def test_deals_in_batches_fit_the_view() -> None:
+    rng = random.Random(8)
+    for _, view in play_positions(seed=6, every=4):
+        sampler = DealSampler(view)
+        batches = DealBatches(sampler, batch=5)
+        deals = [batches.sample(rng) for _ in range(12)]  # across three batches
+        constraints = deal_constraints(view)
+        assert all(constraints.is_consistent(deal) for deal in deals)
+        assert len(set(deals)) > 1 or sampler.count == 1
+
+
+class ScriptedClock(Clock):
+    """A clock whose readings are given: the pacer's arithmetic without the machine's timing."""
+
+    def __init__(self, budget: float | None, readings: list[float]) -> None:
+        super().__init__(budget)
+        self.readings = readings
+
+    def spent(self) -> float:
+        return self.readings.pop(0)
+
+
+def test_the_pacer_lets_a_step_in_while_one_as_dear_as_the_last_fits() -> None:
+    pacer = Pacer(ScriptedClock(1.0, [0.0, 0.3, 0.5, 0.8]))
+    assert pacer.another_fits()
+    pacer.step_done()  # at 0.3, a step of 0.3: one more ends at 0.6
+    assert pacer.another_fits()
+    pacer.step_done()  # at 0.5, a step of 0.2: 0.7
+    assert pacer.another_fits()
+    pacer.step_done()  # at 0.8, a step of 0.3: 1.1 is over the budget
+    assert not pacer.another_fits()
+    unlimited = Pacer(ScriptedClock(None, []))  # never reads the clock (its script is empty)
+    unlimited.step_done()
+    assert unlimited.another_fits()

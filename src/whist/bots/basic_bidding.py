@@ -11,11 +11,18 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
+from types import ModuleType
 
 from whist.bots.basic_knowledge import cards_above, game_deck
 from whist.core.actions import PASS, Action, bid_level, bid_strain, contract_tricks, is_bid
 from whist.core.cards import NO_TRUMP, SUIT_MASKS, SUITS, Card, CardSet, Suit, cards_in
 from whist.core.views import SeatView
+
+_compiled: ModuleType | None
+try:
+    from whist.bots import fastestimate as _compiled
+except ImportError:  # built without a C compiler: the extension is optional in setup.py
+    _compiled = None
 
 # A trump call promises the contract at its level; the bot calls when its estimate falls short
 # of the level by at most this, since the declarer also chooses trump and leads first.
@@ -165,6 +172,13 @@ def card_values(hand: CardSet, strain: int, outlook: Outlook) -> dict[Card, floa
 
 @functools.lru_cache(maxsize=1 << 12)  # each auction call weighs every strain again
 def estimate_tricks(hand: CardSet, strain: int, outlook: Outlook) -> float:
+    if _compiled is not None:  # the same arithmetic in C (fastestimate.pyx): the expert's searches ask it often
+        return float(_compiled.estimate_tricks(hand, strain, outlook.players, outlook.hand_size, outlook.unknown))
+    return estimate_tricks_python(hand, strain, outlook)
+
+
+def estimate_tricks_python(hand: CardSet, strain: int, outlook: Outlook) -> float:
+    """The hand's expected tricks with ``strain`` as trump: the sum of its cards' values."""
     return min(float(outlook.hand_size), sum(card_values(hand, strain, outlook).values()))
 
 

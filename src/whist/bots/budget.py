@@ -51,6 +51,25 @@ class Clock:
         return self.budget is None or self.spent() + cost <= self.budget
 
 
+class Pacer:
+    """A search's steps against its clock, the clock read once a step (in a sandbox a read of
+    the thread's CPU time may cost tens of microseconds): whether one more step as dear as the
+    last still fits in the budget. Without a budget the clock is never read."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.last = clock.spent() if clock.budget is not None else 0.0
+        self.cost = 0.0
+
+    def step_done(self) -> None:
+        if self.clock.budget is not None:
+            now = self.clock.spent()
+            self.cost, self.last = now - self.last, now
+
+    def another_fits(self) -> bool:
+        return self.clock.budget is None or self.last + self.cost <= self.clock.budget
+
+
 class Race:
     """Candidates scored deal by deal; see the module's docstring. Without racing, every
     candidate stays in to the end and the race is never settled early: the search draws all

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from whist.bots.determinize import own_points
 from whist.bots.playout import _compiled
-from whist.bots.sampling import DealSampler
+from whist.bots.sampling import DealSampler, SplitTable
 from whist.core.actions import Action, Phase
 from whist.core.state import HandState
 from whist.core.views import SeatView
@@ -28,6 +28,36 @@ def compiled_scoring_available() -> bool:
     return _compiled is not None and hasattr(_compiled, "score_deals")
 
 
+def dealer_arguments(sampler: DealSampler) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...],
+                                                    SplitTable]:
+    """What ``fastplayout.Dealer`` deals from: each seat's known cards (the viewer's whole hand),
+    the groups of unseen cards, the places they go to, and the table of how many go where."""
+    constraints = sampler.constraints
+    base = list(constraints.known)
+    if constraints.seat >= 0:
+        base[constraints.seat] = constraints.hand
+    return tuple(base), tuple(tuple(cards) for _, cards in sampler.groups), sampler.places, sampler.split_table()
+
+
+class DealBatches:
+    """``sampler``'s deals drawn in C (``fastplayout.draw_deals``) a batch at a time and handed
+    out one by one: ``sample`` as ``DealSampler.sample``, for the expert's bids, calls and Frisch
+    passes, whose scoring stays in Python."""
+
+    def __init__(self, sampler: DealSampler, batch: int = 16) -> None:
+        if not compiled_scoring_available():
+            raise ValueError("deals in batches need the compiled playout module")
+        self.arguments = dealer_arguments(sampler)
+        self.batch = batch
+        self.waiting: list[tuple[int, ...]] = []
+
+    def sample(self, rng: random.Random) -> tuple[int, ...]:
+        if not self.waiting:
+            assert _compiled is not None  # the constructor checked
+            self.waiting = _compiled.draw_deals(*self.arguments, self.batch, rng.getrandbits(64))
+        return self.waiting.pop()
+
+
 class CardScorer:
     """Scores candidate cards of ``view`` (the play phase of an individual game) on deals from
     ``sampler``; ``state`` is any one deal's state for the view, for the table of points."""
@@ -35,18 +65,11 @@ class CardScorer:
     def __init__(self, view: SeatView, sampler: DealSampler, state: HandState) -> None:
         if view.phase != Phase.PLAY or view.rules.partnerships or not compiled_scoring_available():
             raise ValueError("compiled deal scoring is for the card play of the individual games")
-        self.sampler = sampler
-        constraints = sampler.constraints
-        base = list(constraints.known)
-        base[constraints.seat] = constraints.hand
-        self.base = tuple(base)
-        self.groups = tuple(tuple(cards) for _, cards in sampler.groups)
-        self.places = sampler.places
+        self.base, self.groups, self.places, self.split = dealer_arguments(sampler)
         self.trump, self.leader = view.trump, view.leader
         self.trick = tuple(card for _, card in view.trick)
         self.won, self.contracts = view.tricks_won, view.contracts
         self.points = own_points(state, view.seat)
-        self.split = sampler.split_table()
 
     def score(self, candidates: Sequence[Action], deals: int, rng: random.Random) -> list[tuple[int, ...]]:
         """For each of ``deals`` new deals, the seat's points after each candidate, in order."""

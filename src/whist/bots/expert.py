@@ -43,9 +43,9 @@ from dataclasses import dataclass, replace
 from whist.bots.base import ActionValues, Bot
 from whist.bots.basic import BasicBot
 from whist.bots.basic_bidding import Outlook, estimate_tricks, frisch_ranking
-from whist.bots.budget import Clock, Race
+from whist.bots.budget import Clock, Pacer, Race
 from whist.bots.dd import solve
-from whist.bots.deal_scoring import CardScorer, compiled_scoring_available
+from whist.bots.deal_scoring import CardScorer, DealBatches, compiled_scoring_available
 from whist.bots.determinize import state_for
 from whist.bots.individual import paranoid_value
 from whist.bots.inference import LEARNED_BIDS, NO_INFERENCE, InferringSampler
@@ -202,16 +202,20 @@ class ExpertBot(Bot):
         """Deals drawn one at a time, every candidate still in ``race`` scored on each, until the
         cap, the time (the last deal's cost must fit again) or a settled race stops it."""
         inference = self.settings.bid_inference
-        sampler = DealSampler(view, remembered) if inference == NO_INFERENCE else \
-            InferringSampler(view, remembered, learned=inference == LEARNED_BIDS)
-        cost = 0.0
+        sampler: DealSampler | InferringSampler | DealBatches
+        if inference != NO_INFERENCE:
+            sampler = InferringSampler(view, remembered, learned=inference == LEARNED_BIDS)
+        elif self.settings.time_budget is not None and compiled_scoring_available():
+            sampler = DealBatches(DealSampler(view, remembered))  # the same deals, drawn in C
+        else:
+            sampler = DealSampler(view, remembered)
+        pacer = Pacer(clock)
         while race.deals < deals:
-            if race.deals >= self.settings.min_deals and (race.settled() or not clock.allows(cost)):
+            if race.deals >= self.settings.min_deals and (race.settled() or not pacer.another_fits()):
                 break
-            before = clock.spent()
             state = position(view, sampler.sample(self.rng))
             race.add({action: evaluate(state.apply(action)) for action in race.alive})
-            cost = clock.spent() - before
+            pacer.step_done()
 
     def _scores_in_c(self, view: SeatView) -> bool:
         """Whether this card play is searched in C (``whist.bots.deal_scoring``): the anytime
@@ -229,16 +233,15 @@ class ExpertBot(Bot):
         drops candidates at the same deals as it would one deal at a time)."""
         sampler = DealSampler(view, remembered)
         scorer = CardScorer(view, sampler, position(view, sampler.sample(self.rng)))
-        cost = 0.0
+        pacer = Pacer(clock)
         while race.deals < deals:
-            if race.deals >= self.settings.min_deals and (race.settled() or not clock.allows(cost)):
+            if race.deals >= self.settings.min_deals and (race.settled() or not pacer.another_fits()):
                 break
-            before = clock.spent()
             short = self.settings.min_deals - race.deals  # the minimum first, then a batch at a time
             batch = min(short if short > 0 else BATCH_DEALS, deals - race.deals)
             alive = list(race.alive)
             race.add_many(alive, scorer.score(alive, batch, self.rng))
-            cost = clock.spent() - before
+            pacer.step_done()
 
     def _card_value(self, view: SeatView) -> Callable[[HandState], float]:
         seat = view.seat

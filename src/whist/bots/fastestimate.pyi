@@ -1,0 +1,3 @@
+"""Types of the compiled basic estimate (fastestimate.pyx)."""
+
+def estimate_tricks(hand: int, strain: int, players: int, hand_size: int, unknown: int) -> float: ...
