@@ -11,7 +11,7 @@ import pytest
 
 from whist.bots.dd import solve
 from whist.bots.determinize import state_for
-from whist.bots.expert import ExpertBot, ExpertSettings, distinct_cards, finish, position
+from whist.bots.expert import ExpertBot, ExpertSettings, basic_contract, distinct_cards, finish, position
 from whist.bots.playout import compiled_playout_available, final_tricks, play_out, policy_card
 from whist.bots.registry import BOT_LEVELS, make_bot
 from whist.bots.sampling import DealSampler
@@ -257,3 +257,25 @@ def test_expert_2026_plays_whole_hands_as_the_expert_did(case: dict[str, Any]) -
     while not state.is_terminal:
         state = state.apply(bots[state.player].choose(seat_view(state, state.player)))
     assert list(state.history) == case["history"]
+
+
+@pytest.mark.parametrize(("name", "preset"), [("israeli", "standard"), ("israeli", "three_random_card"),
+                                              ("whistiti", "standard"), ("whistiti", "oh_hell")])
+def test_imagined_bids_are_the_basic_bots(name: str, preset: str) -> None:
+    """The search bids for imagined seats from the state (``basic_contract``), without their
+    views: the same bid as the basic bot given the seat's view, at every contract decision of
+    random hands (the declarer's, the last bidder's, a face-up stock card included)."""
+    game = make_game(name, preset, {})
+    basic = make_bot("basic")
+    rng = random.Random(3)
+    asked = 0
+    for _ in range(60):
+        state = game.new_hand(rng.randrange(game.players), rng, rng.randrange(4))
+        while not state.is_terminal and state.phase != Phase.PLAY:
+            view = seat_view(state, state.player)
+            if state.phase == Phase.CONTRACT:
+                assert basic_contract(state) == basic.choose(view)
+                asked += 1
+            action = basic.choose(view) if rng.random() < 0.7 else rng.choice(state.legal_actions())
+            state = state.apply(action)
+    assert asked >= 150

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
 from whist.bots.basic_knowledge import cards_above, game_deck
 from whist.core.actions import PASS, Action, bid_level, bid_strain, contract_tricks, is_bid
 from whist.core.cards import NO_TRUMP, SUIT_MASKS, SUITS, Card, CardSet, Suit, cards_in
+from whist.core.rules import Rules
 from whist.core.views import SeatView
 
 _compiled: ModuleType | None
@@ -229,10 +231,17 @@ def frisch_ranking(view: SeatView) -> list[Card]:
 
 def contract_bid(view: SeatView) -> Action:
     """The legal contract nearest the hand's expected tricks with the known trump."""
-    estimate = estimate_tricks(view.hand, view.trump, Outlook.from_view(view))
-    rules = view.rules
-    if view.seat == view.declarer and rules.has_auction:  # the auction's winner must bid its level
+    return nearest_contract(view.hand, view.trump, Outlook.from_view(view), view.seat == view.declarer, view.rules,
+                            view.legal_actions)
+
+
+def nearest_contract(hand: CardSet, trump: int, outlook: Outlook, declarer: bool, rules: Rules,
+                     legal: Sequence[Action]) -> Action:
+    """``contract_bid`` from the parts of the view it reads (``declarer``: the seat won the
+    auction), for a search that bids for imagined seats without building their views."""
+    estimate = estimate_tricks(hand, trump, outlook)
+    if declarer and rules.has_auction:  # the auction's winner must bid its level
         estimate += DECLARER_BONUS
     if rules.rewards_zero_bids and estimate < ZERO_LINE:
         estimate = 0.0
-    return min(view.legal_actions, key=lambda a: (abs(contract_tricks(a) - estimate), contract_tricks(a)))
+    return min(legal, key=lambda a: (abs(contract_tricks(a) - estimate), contract_tricks(a)))

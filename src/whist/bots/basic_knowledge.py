@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from whist.core.cards import NO_TRUMP, SUIT_MASKS, Card, CardSet, Suit, card_set
+from whist.core.rules import Rules
 from whist.core.views import SeatView
 
 # A seat is treated as possibly void when the chance of it is at least this: low enough to respect
@@ -19,9 +20,13 @@ VOID_SUSPICION = 0.2
 
 def game_deck(view: SeatView) -> CardSet:
     """The cards that may be in some hand: the form's pack, less a face-up stock card."""
-    rules = view.rules
-    if rules.turned_card_from_stock and view.turned_card >= 0:
-        return rules.deck_mask & ~(1 << view.turned_card)
+    return deck_less_stock_card(view.rules, view.turned_card)
+
+
+def deck_less_stock_card(rules: Rules, turned_card: Card) -> CardSet:
+    """``game_deck`` for a card on show (``turned_card``, -1 for none)."""
+    if rules.turned_card_from_stock and turned_card >= 0:
+        return rules.deck_mask & ~(1 << turned_card)
     return rules.deck_mask
 
 
