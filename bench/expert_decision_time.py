@@ -3,7 +3,8 @@ ISMCTS bot on ``oh_hell`` (Whistiti's scoring) measured in the same run.
 
 Whole hands are played with the expert in every seat; every decision it makes is timed in
 CPU time of this one process (so one core). Decisions with a single legal action are answered
-at once; the median is given over all decisions and over those with a real choice. The peer
+at once; the median is given over all decisions and over those with a real choice, and the mean
+(what a server's CPU carries). The peer
 is ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` with random rollouts and the simulation
 budget given (100 by default), playing every seat of 12-trick ``oh_hell`` hands.
 
@@ -76,7 +77,8 @@ def line(name: str, values: list[float]) -> str:
     ordered = sorted(values)
     p90 = ordered[int(0.9 * (len(ordered) - 1))]
     return (f"  {name:<8} {len(values):5d} decisions   median {1000 * statistics.median(values):7.1f} ms   "
-            f"90th pct {1000 * p90:7.1f} ms   max {1000 * ordered[-1]:7.1f} ms")
+            f"90th pct {1000 * p90:7.1f} ms   max {1000 * ordered[-1]:7.1f} ms   "
+            f"mean {1000 * statistics.fmean(values):7.1f} ms")
 
 
 def main() -> None:
