@@ -134,6 +134,17 @@ def test_bad_arguments_are_refused() -> None:
                                 scorer.split.cumulative, scorer.split.next_node, scorer.split.values)
     with pytest.raises(ValueError, match="malformed"):
         fastplayout.draw_deals(scorer.base, scorer.groups, scorer.places, broken, 1, 1)
+    split = scorer.split
+    looping = replace(split, next_node=(0,) * len(split.next_node))  # back to the first node: no end
+    far = replace(split, rows=(99,) + split.rows[1:])  # a row that is not a group or a place
+    negative = replace(split, values=(-1,) + split.values[1:])
+    for bad in (looping, far, negative):
+        with pytest.raises(ValueError, match="malformed"):
+            fastplayout.draw_deals(scorer.base, scorer.groups, scorer.places, bad, 1, 1)
+    with pytest.raises(ValueError, match="strain 0-4"):
+        fastplayout.score_deals(*args, tuple(distinct_cards(view)), 7, *rest[1:])
+    with pytest.raises(ValueError, match="cards 0-51"):
+        fastplayout.score_deals(*args, tuple(distinct_cards(view)), view.trump, view.leader, (60,), *rest[3:])
     with pytest.raises(ValueError, match="not a seat"):
         fastplayout.draw_deals(scorer.base, scorer.groups, (9,) * len(scorer.places), scorer.split, 1, 1)
     with pytest.raises(ValueError, match="individual games"):

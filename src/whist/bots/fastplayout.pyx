@@ -334,8 +334,29 @@ cdef class Dealer:
         self.values = array("i", split.values)
         self.cumulative = array("d", split.cumulative)
         if len(self.node_first) != len(self.node_row) + 1 or len(self.next_node) != len(self.cumulative) \
-                or len(self.values) != len(self.cumulative) * self.width:
+                or len(self.values) != len(self.cumulative) * self.width or not self.well_formed():
             raise ValueError("a malformed split table")
+
+    cdef bint well_formed(self):
+        """Every index the walk reads is in range and every step goes to a later node, so no table
+        makes it read outside its arrays or walk for ever."""
+        cdef int nodes = len(self.node_row)
+        cdef int choices = len(self.cumulative)
+        cdef int rows = self.group_count if self.by_group else self.place_count + 1
+        cdef int i
+        if nodes == 0 or self.node_first[0] != 0 or self.node_first[nodes] != choices:
+            return False
+        cdef int j
+        for i in range(nodes):
+            if self.node_first[i + 1] <= self.node_first[i] or not 0 <= self.node_row[i] < rows:
+                return False
+            for j in range(self.node_first[i], self.node_first[i + 1]):
+                if self.next_node[j] != -1 and not i < self.next_node[j] < nodes:
+                    return False  # forward only: the walk ends
+        for i in range(len(self.values)):
+            if self.values[i] < 0:
+                return False
+        return True
 
     cdef void deal(self, uint64_t* dealt, uint64_t* state) noexcept:
         cdef int node = 0
@@ -363,7 +384,7 @@ cdef class Dealer:
                 j = below(state, i + 1)
                 self.cards[start + i], self.cards[start + j] = self.cards[start + j], self.cards[start + i]
             for p in range(self.place_count):
-                k = self.split_counts[g * 17 + p]
+                k = min(self.split_counts[g * 17 + p], self.starts[g + 1] - start)  # never past the group
                 for i in range(k):
                     dealt[self.seats_of[p]] |= <uint64_t>1 << self.cards[start + i]
                 start += k
@@ -397,6 +418,8 @@ def score_deals(tuple base, tuple groups, tuple places, split, int deals, unsign
     cdef int seat = (leader + played) % n
     if played >= n or len(contracts) != n or len(won) != n or not 0 < len(candidates) <= 52 or len(points) > 64:
         raise ValueError("score_deals takes the seats' contracts and tricks, a trick under way and 1 to 52 candidates")
+    if not 0 <= trump <= 4 or not 0 <= leader < n or any(not 0 <= card < 52 for card in trick):
+        raise ValueError("a strain 0-4, a leader among the seats and a trick of cards 0-51")
     cdef uint64_t dealt[8]
     cdef uint64_t h[8]
     cdef int t[8]
