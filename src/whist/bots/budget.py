@@ -46,10 +46,6 @@ class Clock:
     def spent(self) -> float:
         return time.thread_time() - self.start
 
-    def allows(self, cost: float) -> bool:
-        """Whether ``cost`` more seconds still fit in the budget."""
-        return self.budget is None or self.spent() + cost <= self.budget
-
 
 class Pacer:
     """A search's steps against its clock, the clock read once a step (in a sandbox a read of

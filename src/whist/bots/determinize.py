@@ -61,4 +61,3 @@ def own_points(state: HandState, seat: int) -> tuple[int, ...]:
     n = state.players
     return tuple(state.game.hand_scores(state._replace(tricks_won=tuple(t if s == seat else 0 for s in range(n))))[seat]
                  for t in range(state.hand_size + 1))
-

@@ -103,10 +103,10 @@ EXACT_TRICKS_BY_BUDGET = ((1.0, 10), (0.3, 9), (0.1, 8), (0.03, 7), (0.0, 6))
 DEFAULT_BUDGET = 0.1
 
 _BASIC = BasicBot()
-MEMO_LIMIT = 4096
+MEMO_LIMIT = 4096  # basic bot answers kept within one decision's search
 # Deals a batch of the compiled card search (``_search_compiled``): about 0.1 ms of work, so a
 # budget is overrun by no more than a deal of the Python search would overrun it.
-BATCH_DEALS = 8  # basic bot answers kept within one decision's search
+BATCH_DEALS = 8
 
 
 def budget_settings(seconds: float, base: ExpertSettings | None = None) -> ExpertSettings:
