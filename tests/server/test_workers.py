@@ -35,6 +35,9 @@ from whist.server.workers import WORKER_NICENESS, Decided, ProcessThinkers, Thin
 # An expert that searches a fixed 1,000 deals a decision: over two seconds for an Israeli Whist
 # call, long enough to kill its worker in the middle, the same choice for its seed wherever it runs.
 SLOW = dataclasses.replace(ExpertSettings().with_deals(1000), min_deals=1000)
+# The table's bots below must still be thinking when their worker is killed, on a loaded machine
+# too: since the expert's bids got faster, 1,000 deals can end in a few tenths of a second.
+SLOWER = dataclasses.replace(ExpertSettings().with_deals(5000), min_deals=5000)
 
 
 @pytest.fixture(scope="module")
@@ -220,7 +223,7 @@ def test_a_table_goes_on_when_a_bot_worker_is_killed_mid_decision(app_settings: 
         ann = sign_in(client, "Ann")
         table_id = create_table(client, ann, "hbbb", options={"hands": 1})["id"]
         table = live(client.app, table_id)
-        slow: dict[int, Bot] = {seat: ExpertBot(f"{table.row.seed}/{seat}", SLOW) for seat in (1, 2, 3)}
+        slow: dict[int, Bot] = {seat: ExpertBot(f"{table.row.seed}/{seat}", SLOWER) for seat in (1, 2, 3)}
         table.bots.update(slow)
         with connect(client, ann, table_id) as a:
             if a.state["view"]["player"] == 0:  # Ann first: then a slow bot thinks
