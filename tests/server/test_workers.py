@@ -37,7 +37,7 @@ from whist.server.workers import WORKER_NICENESS, Decided, ProcessThinkers, Thin
 SLOW = dataclasses.replace(ExpertSettings().with_deals(1000), min_deals=1000)
 # The table's bots below must still be thinking when their worker is killed, on a loaded machine
 # too: since the expert's bids got faster, 1,000 deals can end in a few tenths of a second.
-SLOWER = dataclasses.replace(ExpertSettings().with_deals(5000), min_deals=5000)
+SLOWER = dataclasses.replace(ExpertSettings().with_deals(20000), min_deals=20000)
 
 
 @pytest.fixture(scope="module")
