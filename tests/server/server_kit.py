@@ -21,11 +21,12 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
-from whist.core.actions import is_card
+from whist.bots.basic import BasicBot
+from whist.core.actions import Action, is_card
 from whist.core.cards import cards_in
 from whist.core.games import make_game
 from whist.core.match import Match
-from whist.core.views import hidden_cards, seat_view
+from whist.core.views import SeatView, hidden_cards, seat_view
 from whist.server.db import TableRow, actions, make_engine
 from whist.server.live import LiveTable
 from whist.server.viewjson import scoreboard_json, view_json
@@ -347,3 +348,20 @@ def errors_logged() -> Iterator[list[logging.LogRecord]]:
 
 def logged_text(records: list[logging.LogRecord]) -> str:
     return "\n".join(f"{r.name} {r.levelname}: {r.getMessage()}" for r in records)
+
+
+class SleepyBot(BasicBot):
+    """The basic bot, after ``seconds`` of sleep a decision: a bot that is surely still thinking a
+    second after it starts, and done a few seconds later, however loaded the machine (a search
+    bot's time grows with the load, and a bot worker runs niced). Here, where worker processes
+    can unpickle it."""
+
+    level = "sleepy"
+
+    def __init__(self, seed: int | str = 0, seconds: float = 4.0) -> None:
+        super().__init__(seed)
+        self.seconds = seconds
+
+    def choose(self, view: SeatView) -> Action:
+        time.sleep(self.seconds)
+        return super().choose(view)

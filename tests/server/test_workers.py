@@ -13,12 +13,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_kit import connect, create_table, live, sign_in, stored_actions
+from server_kit import SleepyBot, connect, create_table, live, sign_in, stored_actions
 
 from whist.bots.base import Bot
 from whist.bots.basic import BasicBot
@@ -35,9 +36,6 @@ from whist.server.workers import WORKER_NICENESS, Decided, ProcessThinkers, Thin
 # An expert that searches a fixed 1,000 deals a decision: over two seconds for an Israeli Whist
 # call, long enough to kill its worker in the middle, the same choice for its seed wherever it runs.
 SLOW = dataclasses.replace(ExpertSettings().with_deals(1000), min_deals=1000)
-# The table's bots below must still be thinking when their worker is killed, on a loaded machine
-# too: since the expert's bids got faster, 1,000 deals can end in a few tenths of a second.
-SLOWER = dataclasses.replace(ExpertSettings().with_deals(20000), min_deals=20000)
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +67,22 @@ def busy_worker(pool: ProcessThinkers, timeout: float = 30.0) -> Worker:
                 return worker
         time.sleep(0.01)
     raise AssertionError("no worker took the decision")
+
+
+def slow_bot_thinking(pool: ProcessThinkers, table: Callable[[], Any], still: float = 1.0,
+                      timeout: float = 60.0) -> tuple[Worker, int, int]:
+    """The busy worker, the table's version and the seat on move, once the same worker has held
+    the same position's decision for ``still`` seconds: a slow bot's, not a decision a quicker
+    bot was already making (a table's first bot may start before the test swaps in slow ones),
+    whose move would change the version between reading it and the kill."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        worker = busy_worker(pool)
+        before = (table().version, table().match.current_player)
+        time.sleep(still)
+        if worker.in_hand and (table().version, table().match.current_player) == before:
+            return worker, *before
+    raise AssertionError("no decision was held long enough to be a slow bot's")
 
 
 @pytest.mark.parametrize("game", ["israeli", "whistiti", "classic"])
@@ -223,15 +237,17 @@ def test_a_table_goes_on_when_a_bot_worker_is_killed_mid_decision(app_settings: 
         ann = sign_in(client, "Ann")
         table_id = create_table(client, ann, "hbbb", options={"hands": 1})["id"]
         table = live(client.app, table_id)
-        slow: dict[int, Bot] = {seat: ExpertBot(f"{table.row.seed}/{seat}", SLOWER) for seat in (1, 2, 3)}
+        # Bots that sleep, not search: still thinking when their worker is killed and done well
+        # within the deadline when asked again, on a loaded machine too (a search of a fixed size
+        # was once over too soon and once too late).
+        slow: dict[int, Bot] = {seat: SleepyBot(f"{table.row.seed}/{seat}") for seat in (1, 2, 3)}
         table.bots.update(slow)
         with connect(client, ann, table_id) as a:
             if a.state["view"]["player"] == 0:  # Ann first: then a slow bot thinks
                 a.act(a.state["view"]["legal"][0]["action"])
-            version = live(client.app, table_id).version
-            thinking = live(client.app, table_id).match.current_player
-            assert thinking != 0
-            os.kill(busy_worker(thinkers).pid(), signal.SIGKILL)
+            worker, version, thinking = slow_bot_thinking(thinkers, lambda: live(client.app, table_id))
+            assert thinking != 0 and table.bots[thinking] is slow[thinking]
+            os.kill(worker.pid(), signal.SIGKILL)
             a.until(lambda m: m["type"] == "state" and m["version"] > version, timeout=120)
         assert thinkers.replaced >= 1
         _, seat, _, by_bot = stored_actions(settings.database_url, table_id)[version]
