@@ -13,9 +13,8 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -29,6 +28,7 @@ from whist.core.games import make_game
 from whist.core.match import Match
 from whist.core.views import SeatView, seat_view
 from whist.server.app import create_app
+from whist.server.live import LiveTable
 from whist.server.settings import ServerSettings
 from whist.server.thinking import make_thinkers
 from whist.server.workers import WORKER_NICENESS, Decided, ProcessThinkers, Thinkers, ThreadThinkers, Worker
@@ -69,7 +69,7 @@ def busy_worker(pool: ProcessThinkers, timeout: float = 30.0) -> Worker:
     raise AssertionError("no worker took the decision")
 
 
-def slow_bot_thinking(pool: ProcessThinkers, table: Callable[[], Any], still: float = 1.0,
+def slow_bot_thinking(pool: ProcessThinkers, table: LiveTable, still: float = 1.0,
                       timeout: float = 60.0) -> tuple[Worker, int, int]:
     """The busy worker, the table's version and the seat on move, once the same worker has held
     the same position's decision for ``still`` seconds: a slow bot's, not a decision a quicker
@@ -78,9 +78,9 @@ def slow_bot_thinking(pool: ProcessThinkers, table: Callable[[], Any], still: fl
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         worker = busy_worker(pool)
-        before = (table().version, table().match.current_player)
+        before = (table.version, table.match.current_player)
         time.sleep(still)
-        if worker.in_hand and (table().version, table().match.current_player) == before:
+        if worker.in_hand and (table.version, table.match.current_player) == before:
             return worker, *before
     raise AssertionError("no decision was held long enough to be a slow bot's")
 
@@ -245,7 +245,7 @@ def test_a_table_goes_on_when_a_bot_worker_is_killed_mid_decision(app_settings: 
         with connect(client, ann, table_id) as a:
             if a.state["view"]["player"] == 0:  # Ann first: then a slow bot thinks
                 a.act(a.state["view"]["legal"][0]["action"])
-            worker, version, thinking = slow_bot_thinking(thinkers, lambda: live(client.app, table_id))
+            worker, version, thinking = slow_bot_thinking(thinkers, table)
             assert thinking != 0 and table.bots[thinking] is slow[thinking]
             os.kill(worker.pid(), signal.SIGKILL)
             a.until(lambda m: m["type"] == "state" and m["version"] > version, timeout=120)
