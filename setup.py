@@ -29,8 +29,9 @@ class BuildExtWithoutStale(build_ext):
 
 EXTENSIONS = [
     Extension("whist.core.fastplay", ["src/whist/core/fastplay.pyx"], optional=True),
-    Extension("whist.bots.fastplayout", ["src/whist/bots/fastplayout.pyx"], extra_compile_args=["-O3"],
-              optional=True),
+    # fastplayout weighs deals by the bids with fastestimate's estimate (src/whist/bots/fastestimate.pxd).
+    Extension("whist.bots.fastplayout", ["src/whist/bots/fastplayout.pyx"], include_dirs=["src"],
+              extra_compile_args=["-O3"], optional=True),
     Extension("whist.bots.fastestimate", ["src/whist/bots/fastestimate.pyx"], extra_compile_args=["-O3"],
               optional=True),
     # The two searches share src/whist/bots/cardbits.pxd: "src" is where Cython finds it.

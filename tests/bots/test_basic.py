@@ -337,3 +337,23 @@ def test_the_compiled_estimate_is_the_python_one() -> None:
         compiled.estimate_tricks(1, 5, 4, 13, 2)
     with pytest.raises(ValueError, match="of the 52"):
         compiled.estimate_tricks(1 << 52, 0, 4, 13, 2)
+
+
+@pytest.mark.skipif(basic_bidding._compiled is None, reason="needs the compiled estimate")
+def test_the_compiled_estimate_through_its_cache_gives_the_same_doubles() -> None:
+    """The bid inference in C keeps the binomial tails between estimates of one table: for many
+    hands in a row through one cache, on random tables and packs, every estimate is the
+    uncached one exactly."""
+    compiled = basic_bidding._compiled
+    assert compiled is not None
+    rng = random.Random(15)
+    for _ in range(60):
+        players = rng.randrange(2, 8)
+        size = rng.randrange(1, 52 // players + 1)
+        pack = card_set(rng.sample(range(52), rng.randrange(size * players, 53)))
+        strain = rng.randrange(5)
+        hands = [card_set(rng.sample(cards_in(pack), size)) for _ in range(40)]
+        cached = compiled.estimate_tricks_cached(hands, strain, players, size, pack)
+        assert cached == [compiled.estimate_tricks(hand, strain, players, size, pack & ~hand) for hand in hands]
+    with pytest.raises(ValueError, match="of the 52"):
+        compiled.estimate_tricks_cached([1 << 52], 0, 4, 13, 2)

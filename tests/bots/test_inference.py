@@ -4,14 +4,19 @@ only deals that fit the view, leaning towards hands that explain the bids."""
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from whist.bots import fastplayout
 from whist.bots.basic import BasicBot
-from whist.bots.inference import MAX_TRIES, BidLikelihood, InferringSampler
+from whist.bots.deal_scoring import compiled_scoring_available, dealer_arguments
+from whist.bots.expert import ExpertBot
+from whist.bots.inference import BID_SPREAD, MAX_TRIES, BidLikelihood, InferringSampler
 from whist.bots.registry import make_bot
 from whist.bots.sampling import DealSampler
 from whist.core.actions import Phase
@@ -139,3 +144,96 @@ def test_where_no_learned_estimator_serves_the_table_the_basic_estimate_models_t
             checked += 1
         state = state.apply(bot.choose(view))
     assert checked > 0 if game_name == "whistiti" else checked == 0  # Classic Whist has no contracts
+
+
+# --- The same model in C: the deals the anytime expert draws with infer=1 ---------------------
+
+needs_c = pytest.mark.skipif(not compiled_scoring_available(), reason="needs the compiled playout")
+
+
+def compiled_dealer(view: SeatView, spread: float = BID_SPREAD) -> tuple[BidLikelihood, fastplayout.Dealer]:
+    likelihood = BidLikelihood(view, spread)
+    dealer = fastplayout.Dealer(*dealer_arguments(DealSampler(view)))
+    bids = likelihood.compiled_arguments()
+    assert bids is not None
+    dealer.weigh_by_bids(*bids)
+    return likelihood, dealer
+
+
+@needs_c
+@pytest.mark.parametrize("game_name", GAMES)
+def test_the_compiled_model_gives_the_python_models_likelihood(game_name: str) -> None:
+    rng = random.Random(3)
+    checked = 0
+    for state, view in play_views(game_name, 30, seed=21):
+        likelihood, dealer = compiled_dealer(view)
+        sampler = DealSampler(view)
+        for deal in [state.hands] + [sampler.sample(rng) for _ in range(4)]:
+            assert dealer.bids_likelihood(tuple(deal)) == pytest.approx(likelihood(deal), rel=1e-12, abs=1e-300)
+            checked += 1
+    assert checked >= 100
+
+
+@needs_c
+@pytest.mark.parametrize("game_name", GAMES)
+def test_compiled_inferred_deals_fit_the_view_and_explain_the_bids_better(game_name: str) -> None:
+    inferred_misses, uniform_misses = [], []
+    for number, (_, view) in enumerate(play_views(game_name, 25, seed=8)):
+        likelihood = BidLikelihood(view)
+        arguments = dealer_arguments(DealSampler(view))
+        constraints = DealSampler(view).constraints
+        inferred = fastplayout.draw_deals(*arguments, 6, number, likelihood.compiled_arguments())
+        uniform = fastplayout.draw_deals(*arguments, 6, number)
+        for deal, drawn in zip(inferred, uniform, strict=True):
+            assert constraints.is_consistent(deal)
+            for seat in likelihood.bidders:
+                bid, before = view.contracts[seat], likelihood.played[seat]
+                inferred_misses.append(abs(bid - likelihood.expected_bid(seat, deal[seat] | before)))
+                uniform_misses.append(abs(bid - likelihood.expected_bid(seat, drawn[seat] | before)))
+    assert statistics.mean(inferred_misses) < 0.8 * statistics.mean(uniform_misses)
+
+
+@needs_c
+def test_compiled_bids_no_deal_explains_still_give_deals_that_fit_the_view() -> None:
+    _, view = play_views("israeli", 1, seed=1)[0]
+    likelihood, dealer = compiled_dealer(view, spread=1e-3)  # every draw's chance of being kept is nil
+    deals = fastplayout.draw_deals(*dealer_arguments(DealSampler(view)), 5, 7, likelihood.compiled_arguments())
+    assert all(DealSampler(view).constraints.is_consistent(deal) for deal in deals)
+    assert all(dealer.bids_likelihood(tuple(deal)) < 1e-100 for deal in deals)
+
+
+@needs_c
+@pytest.mark.parametrize("bad", [
+    {"spread": 0.0}, {"spread": math.nan}, {"max_tries": 0}, {"strain": 5}, {"hand_size": 53},
+    {"pack": 1 << 52}, {"bidders": (9,)}, {"played": (1 << 60,)}, {"contracts": ()},
+])
+def test_the_compiled_model_refuses_arguments_that_do_not_fit(bad: dict[str, Any]) -> None:
+    _, view = play_views("whistiti", 6, seed=2)[0]
+    dealer = fastplayout.Dealer(*dealer_arguments(DealSampler(view)))
+    names = ("bidders", "contracts", "played", "bonuses", "pack", "strain", "hand_size", "zero_line", "spread",
+             "max_tries")
+    good = ((1,), (2,), (0,), (0.0,), (1 << 52) - 1, 0, 12, 0.5, 1.0, 4)
+    arguments: dict[str, Any] = dict(zip(names, good, strict=True))
+    dealer.weigh_by_bids(*arguments.values())  # these fit: each case below breaks one
+    with pytest.raises(ValueError):
+        dealer.weigh_by_bids(*{**arguments, **bad}.values())
+
+
+@needs_c
+def test_the_learned_model_and_a_view_before_the_bids_give_no_compiled_model() -> None:
+    _, view = play_views("israeli", 6, seed=4)[0]
+    assert BidLikelihood(view).compiled_arguments()
+    assert BidLikelihood(view, learned=True).compiled_arguments() is None
+    game = make_game("israeli")
+    state = game.new_hand(0, 3)
+    assert BidLikelihood(seat_view(state, state.player)).compiled_arguments() is None
+
+
+@needs_c
+def test_the_anytime_expert_with_infer_1_searches_the_card_play_in_c() -> None:
+    bot = make_bot("expert@20ms:infer=1", seed=3)
+    assert isinstance(bot, ExpertBot)
+    for _, view in play_views("whistiti", 4, seed=6):
+        assert bot._scores_in_c(view)
+        assert bot.choose(view) in view.legal_actions
+    assert not make_bot("expert@20ms:infer=2", seed=3)._scores_in_c(view)  # type: ignore[attr-defined]

@@ -17,6 +17,7 @@ import random
 from collections.abc import Sequence
 
 from whist.bots.determinize import own_points
+from whist.bots.inference import CompiledBids
 from whist.bots.playout import _compiled
 from whist.bots.sampling import DealSampler, SplitTable
 from whist.core.actions import Action, Phase
@@ -42,27 +43,31 @@ def dealer_arguments(sampler: DealSampler) -> tuple[tuple[int, ...], tuple[tuple
 class DealBatches:
     """``sampler``'s deals drawn in C (``fastplayout.draw_deals``) a batch at a time and handed
     out one by one: ``sample`` as ``DealSampler.sample``, for the expert's bids, calls and Frisch
-    passes, whose scoring stays in Python."""
+    passes, whose scoring stays in Python. ``bids`` (``BidLikelihood.compiled_arguments``)
+    draws them by how likely they make the bids, as ``InferringSampler.sample`` does."""
 
-    def __init__(self, sampler: DealSampler, batch: int = 16) -> None:
+    def __init__(self, sampler: DealSampler, batch: int = 16, bids: CompiledBids | None = None) -> None:
         if not compiled_scoring_available():
             raise ValueError("deals in batches need the compiled playout module")
         self.arguments = dealer_arguments(sampler)
         self.batch = batch
+        self.bids = bids
         self.waiting: list[tuple[int, ...]] = []
 
     def sample(self, rng: random.Random) -> tuple[int, ...]:
         if not self.waiting:
             assert _compiled is not None  # the constructor checked
-            self.waiting = _compiled.draw_deals(*self.arguments, self.batch, rng.getrandbits(64))
+            self.waiting = _compiled.draw_deals(*self.arguments, self.batch, rng.getrandbits(64), self.bids)
         return self.waiting.pop()
 
 
 class CardScorer:
     """Scores candidate cards of ``view`` (the play phase of an individual game) on deals from
-    ``sampler``; ``state`` is any one deal's state for the view, for the table of points."""
+    ``sampler``, weighed by the bids where ``bids`` gives them (as for ``DealBatches``);
+    ``state`` is any one deal's state for the view, for the table of points."""
 
-    def __init__(self, view: SeatView, sampler: DealSampler, state: HandState) -> None:
+    def __init__(self, view: SeatView, sampler: DealSampler, state: HandState,
+                 bids: CompiledBids | None = None) -> None:
         if view.phase != Phase.PLAY or view.rules.partnerships or not compiled_scoring_available():
             raise ValueError("compiled deal scoring is for the card play of the individual games")
         self.base, self.groups, self.places, self.split = dealer_arguments(sampler)
@@ -70,11 +75,12 @@ class CardScorer:
         self.trick = tuple(card for _, card in view.trick)
         self.won, self.contracts = view.tricks_won, view.contracts
         self.points = own_points(state, view.seat)
+        self.bids = bids
 
     def score(self, candidates: Sequence[Action], deals: int, rng: random.Random) -> list[tuple[int, ...]]:
         """For each of ``deals`` new deals, the seat's points after each candidate, in order."""
         assert _compiled is not None  # the constructor checked
         scores: list[tuple[int, ...]] = _compiled.score_deals(
             self.base, self.groups, self.places, self.split, deals, rng.getrandbits(64), tuple(candidates),
-            self.trump, self.leader, self.trick, self.won, self.contracts, self.points)
+            self.trump, self.leader, self.trick, self.won, self.contracts, self.points, self.bids)
         return scores

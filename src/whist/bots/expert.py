@@ -49,7 +49,7 @@ from whist.bots.dd import solve
 from whist.bots.deal_scoring import CardScorer, DealBatches, compiled_scoring_available
 from whist.bots.determinize import state_for
 from whist.bots.individual import paranoid_value
-from whist.bots.inference import LEARNED_BIDS, NO_INFERENCE, InferringSampler
+from whist.bots.inference import BASIC_BIDS, LEARNED_BIDS, NO_INFERENCE, BidLikelihood, CompiledBids, InferringSampler
 from whist.bots.playout import final_tricks, played_out
 from whist.bots.sampling import DealSampler
 from whist.core.actions import PASS, Action, Phase, bid_level, bid_strain, contract_tricks, is_bid
@@ -204,10 +204,11 @@ class ExpertBot(Bot):
         cap, the time (the last deal's cost must fit again) or a settled race stops it."""
         inference = self.settings.bid_inference
         sampler: DealSampler | InferringSampler | DealBatches
-        if inference != NO_INFERENCE:
+        if self.settings.time_budget is not None and compiled_scoring_available() and inference != LEARNED_BIDS:
+            # The same deals, drawn in C (by the bids as the basic estimate models them, with infer=1).
+            sampler = DealBatches(DealSampler(view, remembered), bids=self._compiled_bids(view))
+        elif inference != NO_INFERENCE:
             sampler = InferringSampler(view, remembered, learned=inference == LEARNED_BIDS)
-        elif self.settings.time_budget is not None and compiled_scoring_available():
-            sampler = DealBatches(DealSampler(view, remembered))  # the same deals, drawn in C
         else:
             sampler = DealSampler(view, remembered)
         pacer = Pacer(clock)
@@ -220,12 +221,19 @@ class ExpertBot(Bot):
 
     def _scores_in_c(self, view: SeatView) -> bool:
         """Whether this card play is searched in C (``whist.bots.deal_scoring``): the anytime
-        expert in the individual games, its deals uniform and its playouts the policy's. The
+        expert in the individual games, its deals uniform (or by the basic model of the bids, with
+        ``infer=1``) and its playouts the policy's. The
         fixed-deal searches (``expert-2026``, ``expert:deals=N``) stay on the Python path,
         whose choices for a seed are the same with or without a C compiler."""
         s = self.settings
         return (s.time_budget is not None and not view.rules.partnerships and not s.ending_tricks
-                and s.bid_inference == NO_INFERENCE and compiled_scoring_available())
+                and s.bid_inference != LEARNED_BIDS and compiled_scoring_available())
+
+    def _compiled_bids(self, view: SeatView) -> CompiledBids | None:
+        """With ``infer=1``, the bid model for the deals drawn in C; otherwise None (uniform)."""
+        if self.settings.bid_inference != BASIC_BIDS:
+            return None
+        return BidLikelihood(view).compiled_arguments()
 
     def _search_compiled(self, view: SeatView, race: Race, deals: int, remembered: dict[int, int],
                          clock: Clock) -> None:
@@ -233,7 +241,7 @@ class ExpertBot(Bot):
         time: a batch is checked against the clock and the race as one deal was (the race
         drops candidates at the same deals as it would one deal at a time)."""
         sampler = DealSampler(view, remembered)
-        scorer = CardScorer(view, sampler, position(view, sampler.sample(self.rng)))
+        scorer = CardScorer(view, sampler, position(view, sampler.sample(self.rng)), self._compiled_bids(view))
         pacer = Pacer(clock)
         while race.deals < deals:
             if race.deals >= self.settings.min_deals and (race.settled() or not pacer.another_fits()):

@@ -5,7 +5,10 @@ module stays the reference, and ``tests/bots/test_expert.py`` checks the two agr
 """
 
 from cpython.array cimport array
+from libc.math cimport exp
 from libc.stdint cimport uint64_t
+
+from whist.bots.fastestimate cimport EstimateCache, estimate
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long)
@@ -302,6 +305,15 @@ cdef class Dealer:
     cdef int split_counts[52 * 17]  # per group, per place (the stock last)
     cdef int[::1] node_row, node_first, next_node, values
     cdef double[::1] cumulative
+    # The bids the deals are weighed by (``weigh_by_bids``); none: every deal is kept.
+    cdef int bidder_count, strain, hand_size, max_tries
+    cdef int bidders[8]
+    cdef double contract_of[8]
+    cdef double bonus_of[8]
+    cdef uint64_t played_of[8]
+    cdef uint64_t pack
+    cdef double zero_line, scale
+    cdef EstimateCache cache
 
     def __init__(self, tuple base, tuple groups, tuple places, split):
         cdef int i, g, start
@@ -358,6 +370,79 @@ cdef class Dealer:
                 return False
         return True
 
+    def weigh_by_bids(self, tuple bidders, tuple contracts, tuple played, tuple bonuses, unsigned long long pack,
+                      int strain, int hand_size, double zero_line, double spread, int max_tries):
+        """Draw deals by how likely they make the bids (``whist.bots.inference.BidLikelihood``):
+        ``bidders`` (seats, the first to ask first), each with its contract, the cards it has
+        played since its bid and the bonus added to its estimate; estimates under
+        ``zero_line`` count as 0; a miss of ``m`` tricks has the likelihood exp(-m^2 / 2
+        spread^2). A deal is kept with a chance equal to its likelihood, one bidder's coin at a
+        time; after ``max_tries`` draws the one that got furthest is taken."""
+        cdef int i, k = len(bidders)
+        if not (k == len(contracts) == len(played) == len(bonuses)) or k > self.n or max_tries < 1 \
+                or not spread > 0 or not 0 <= strain <= 4 or not 0 <= hand_size <= 52 or pack >> 52:
+            raise ValueError("bidders, contracts, played cards and bonuses one each, a strain 0-4 and a spread > 0")
+        for i in range(k):
+            if not 0 <= bidders[i] < self.n or (<uint64_t>played[i]) >> 52:
+                raise ValueError(f"bidder {bidders[i]} is not a seat, or its played cards are not cards")
+            self.bidders[i] = bidders[i]
+            self.contract_of[i] = contracts[i]
+            self.played_of[i] = played[i]
+            self.bonus_of[i] = bonuses[i]
+        self.bidder_count = k
+        self.cache.players = -1
+        self.pack, self.strain, self.hand_size = pack, strain, hand_size
+        self.zero_line, self.scale, self.max_tries = zero_line, -1.0 / (2.0 * spread * spread), max_tries
+
+    cdef double likelihood(self, int i, uint64_t* dealt) noexcept:
+        """How likely the ``i``-th bidder bid its contract with its cards of ``dealt``."""
+        cdef uint64_t hand = dealt[self.bidders[i]] | self.played_of[i]
+        cdef double expected = estimate(hand, self.strain, self.n, self.hand_size, self.pack & ~hand,
+                                     &self.cache) + self.bonus_of[i]
+        if expected < self.zero_line:
+            expected = 0.0
+        cdef double miss = self.contract_of[i] - expected
+        return exp(self.scale * miss * miss)
+
+    cdef void draw(self, uint64_t* dealt, uint64_t* state) noexcept:
+        """A deal, weighed by the bids where ``weigh_by_bids`` gave them (rejection sampling)."""
+        if self.bidder_count == 0:
+            self.deal(dealt, state)
+            return
+        cdef uint64_t trial[8]
+        cdef int tries, i, passed, best_passed = -1
+        cdef double weight, best_weight = -1.0, chance
+        for tries in range(self.max_tries):
+            self.deal(trial, state)
+            weight = 1.0
+            passed = 0
+            while passed < self.bidder_count:
+                chance = self.likelihood(passed, trial)
+                weight *= chance
+                if uniform(state) >= chance:
+                    break
+                passed += 1
+            if passed > best_passed or (passed == best_passed and weight > best_weight):
+                best_passed, best_weight = passed, weight
+                for i in range(self.n):
+                    dealt[i] = trial[i]
+            if passed == self.bidder_count:
+                return
+
+    def bids_likelihood(self, tuple hands):
+        """The likelihood of the bids given each seat's cards ``hands`` (the product over the
+        bidders, as ``BidLikelihood`` gives it; for the tests)."""
+        cdef uint64_t dealt[8]
+        cdef int i
+        cdef double product = 1.0
+        if len(hands) != self.n:
+            raise ValueError(f"{self.n} hands, not {len(hands)}")
+        for i in range(self.n):
+            dealt[i] = hands[i]
+        for i in range(self.bidder_count):
+            product *= self.likelihood(i, dealt)
+        return product
+
     cdef void deal(self, uint64_t* dealt, uint64_t* state) noexcept:
         cdef int node = 0
         cdef int i, g, p, k, j, row, choice, end, start, size
@@ -390,29 +475,34 @@ cdef class Dealer:
                 start += k
 
 
-def draw_deals(tuple base, tuple groups, tuple places, split, int deals, unsigned long long seed):
+def draw_deals(tuple base, tuple groups, tuple places, split, int deals, unsigned long long seed, bids=None):
     """``deals`` deals as ``score_deals`` draws them from the same arguments: each a tuple of
-    the seats' hands (for the tests)."""
+    the seats' hands."""
     cdef Dealer dealer = Dealer(base, groups, places, split)
+    if bids is not None:
+        dealer.weigh_by_bids(*bids)
     cdef uint64_t dealt[8]
     cdef uint64_t state = seed
     cdef int d, i
     out = []
     for d in range(deals):
-        dealer.deal(dealt, &state)
+        dealer.draw(dealt, &state)
         out.append(tuple([dealt[i] for i in range(dealer.n)]))
     return out
 
 
 def score_deals(tuple base, tuple groups, tuple places, split, int deals, unsigned long long seed,
                 tuple candidates, int trump, int leader, tuple trick, tuple won, tuple contracts,
-                tuple points):
+                tuple points, bids=None):
     """The seat on move's points after each of its ``candidates`` (cards), the hand played out
     by the policy, on each of ``deals`` deals drawn here (``Dealer``: ``base``, ``groups``,
     ``places``, ``split``; the random numbers from ``seed``): a list of one tuple a deal.
     ``points[k]`` is the seat's score for ``k`` tricks in all. Individual games only (every
-    seat plays for its own contract)."""
+    seat plays for its own contract). ``bids``: the arguments of ``Dealer.weigh_by_bids``, to
+    draw the deals by how likely they make the bids; None: uniform."""
     cdef Dealer dealer = Dealer(base, groups, places, split)
+    if bids is not None:
+        dealer.weigh_by_bids(*bids)
     cdef int n = len(base)
     cdef int played = len(trick)
     cdef int seat = (leader + played) % n
@@ -449,7 +539,7 @@ def score_deals(tuple base, tuple groups, tuple places, split, int deals, unsign
             raise ValueError(f"card {moves[i]} is not in the hand of the seat on move")
     results = []
     for d in range(deals):
-        dealer.deal(dealt, &state)
+        dealer.draw(dealt, &state)
         values_of_deal = []
         for j in range(candidate_count):
             for i in range(n):

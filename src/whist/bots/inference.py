@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from whist.bots.basic_bidding import DECLARER_BONUS, ZERO_LINE, Outlook, estimate_tricks
 from whist.bots.basic_knowledge import played_by_seat
@@ -47,12 +47,28 @@ BID_SPREAD = 1.0  # tricks: the spread of the others' bids around the basic esti
 MAX_TRIES = 24  # draws a deal may take before the one that got furthest is used
 
 
+class CompiledBids(NamedTuple):
+    """``BidLikelihood`` as the compiled dealer takes it (``fastplayout.Dealer.weigh_by_bids``)."""
+
+    bidders: tuple[int, ...]
+    contracts: tuple[int, ...]
+    played: tuple[int, ...]
+    bonuses: tuple[float, ...]
+    pack: int
+    strain: int
+    hand_size: int
+    zero_line: float
+    spread: float
+    max_tries: int
+
+
 class BidLikelihood:
     """How likely a deal makes the contracts that the other seats of ``view`` have bid."""
 
     def __init__(self, view: SeatView, spread: float = BID_SPREAD, learned: bool = False) -> None:
         self.view = view
         self.pack = game_pack(view)
+        self.spread = spread
         self.scale = -1 / (2 * spread * spread)
         # The declarer first, then the highest bids: the likeliest to turn a deal down early.
         bidders = [s for s, bid in enumerate(view.contracts) if bid >= 0 and s != view.seat]
@@ -77,6 +93,20 @@ class BidLikelihood:
         if view.rules.rewards_zero_bids and estimate < ZERO_LINE:
             estimate = 0.0
         return estimate
+
+    def compiled_arguments(self) -> CompiledBids | None:
+        """The model as ``fastplayout.Dealer.weigh_by_bids`` takes it, so that deals drawn in C
+        follow the bids the same way; None where there is nothing to weigh by, or where the
+        learned estimator models the bids (it runs in numpy, not in C)."""
+        view = self.view
+        if not self.bidders or self.learned is not None:
+            return None
+        bonus = DECLARER_BONUS if view.rules.has_auction else 0.0
+        zero_line = ZERO_LINE if view.rules.rewards_zero_bids else -math.inf
+        return CompiledBids(self.bidders, tuple(view.contracts[s] for s in self.bidders),
+                tuple(self.played[s] for s in self.bidders),
+                tuple(bonus if s == view.declarer else 0.0 for s in self.bidders),
+                self.pack, view.trump, view.hand_size, zero_line, self.spread, MAX_TRIES)
 
     def seat_likelihood(self, seat: int, deal: Deal) -> float:
         """How likely ``seat`` bid its contract with its cards of ``deal`` (and those it has played)."""
