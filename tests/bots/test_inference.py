@@ -8,6 +8,7 @@ import math
 import random
 import statistics
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from whist.bots import fastplayout
 from whist.bots.basic import BasicBot
 from whist.bots.deal_scoring import compiled_scoring_available, dealer_arguments
 from whist.bots.expert import ExpertBot
-from whist.bots.inference import BID_SPREAD, MAX_TRIES, BidLikelihood, InferringSampler
+from whist.bots.inference import BASIC_SHARE, BID_SPREAD, MAX_TRIES, SEARCHER_OFFSET, BidLikelihood, InferringSampler
 from whist.bots.registry import make_bot
 from whist.bots.sampling import DealSampler
 from whist.core.actions import Phase
@@ -205,14 +206,15 @@ def test_compiled_bids_no_deal_explains_still_give_deals_that_fit_the_view() -> 
 @needs_c
 @pytest.mark.parametrize("bad", [
     {"spread": 0.0}, {"spread": math.nan}, {"max_tries": 0}, {"strain": 5}, {"hand_size": 53},
-    {"pack": 1 << 52}, {"bidders": (9,)}, {"played": (1 << 60,)}, {"contracts": ()},
+    {"pack": 1 << 52}, {"bidders": (9,)}, {"played": (1 << 60,)}, {"contracts": ()}, {"basic_share": 1.5},
+    {"searcher_offset": math.inf},
 ])
 def test_the_compiled_model_refuses_arguments_that_do_not_fit(bad: dict[str, Any]) -> None:
     _, view = play_views("whistiti", 6, seed=2)[0]
     dealer = fastplayout.Dealer(*dealer_arguments(DealSampler(view)))
     names = ("bidders", "contracts", "played", "bonuses", "pack", "strain", "hand_size", "zero_line", "spread",
-             "max_tries")
-    good = ((1,), (2,), (0,), (0.0,), (1 << 52) - 1, 0, 12, 0.5, 1.0, 4)
+             "max_tries", "searcher_offset", "basic_share")
+    good = ((1,), (2,), (0,), (0.0,), (1 << 52) - 1, 0, 12, 0.5, 1.0, 4, 0.8, 0.5)
     arguments: dict[str, Any] = dict(zip(names, good, strict=True))
     dealer.weigh_by_bids(*arguments.values())  # these fit: each case below breaks one
     with pytest.raises(ValueError):
@@ -237,3 +239,32 @@ def test_the_anytime_expert_with_infer_1_searches_the_card_play_in_c() -> None:
         assert bot._scores_in_c(view)
         assert bot.choose(view) in view.legal_actions
     assert not make_bot("expert@20ms:infer=2", seed=3)._scores_in_c(view)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_the_model_expects_a_bid_like_the_basic_bots_or_a_searching_players(game_name: str) -> None:
+    """The likelihood of a bid is the even mixture of two players': one that bids the basic
+    estimate (0 under the zero line) and a searching player that bids ``SEARCHER_OFFSET`` above
+    it. A bid at the basic centre is at least ``BASIC_SHARE`` as likely as a bid can be; one
+    nearer the searching player's centre than the basic one is likelier under the mixture than
+    under the basic model alone; one six tricks off both is all but ruled out."""
+    checked = 0
+    for state, view in play_views(game_name, 20, seed=9):
+        model = BidLikelihood(view)
+        for seat in model.bidders:
+            hand = state.hands[seat] | model.played[seat]
+            raw, basic = model.raw_estimate(seat, hand), model.expected_bid(seat, hand)
+
+            def likelihood(bid: int, seat: int = seat, view: SeatView = view, state: HandState = state) -> float:
+                contracts = tuple(bid if s == seat else c for s, c in enumerate(view.contracts))
+                return BidLikelihood(replace(view, contracts=contracts)).seat_likelihood(seat, state.hands)
+
+            if basic == round(basic):
+                assert BASIC_SHARE <= likelihood(round(basic)) <= 1
+            searcher = round(raw + SEARCHER_OFFSET)
+            if abs(searcher - raw - SEARCHER_OFFSET) < abs(searcher - basic):
+                miss = searcher - basic
+                assert likelihood(searcher) > BASIC_SHARE * math.exp(-miss * miss / (2 * BID_SPREAD ** 2))
+            assert likelihood(round(max(basic, raw + SEARCHER_OFFSET)) + 6) < 1e-3
+            checked += 1
+    assert checked >= 40

@@ -312,7 +312,7 @@ cdef class Dealer:
     cdef double bonus_of[8]
     cdef uint64_t played_of[8]
     cdef uint64_t pack
-    cdef double zero_line, scale
+    cdef double zero_line, scale, searcher_offset, basic_share
     cdef EstimateCache cache
 
     def __init__(self, tuple base, tuple groups, tuple places, split):
@@ -371,16 +371,19 @@ cdef class Dealer:
         return True
 
     def weigh_by_bids(self, tuple bidders, tuple contracts, tuple played, tuple bonuses, unsigned long long pack,
-                      int strain, int hand_size, double zero_line, double spread, int max_tries):
+                      int strain, int hand_size, double zero_line, double spread, int max_tries,
+                      double searcher_offset, double basic_share):
         """Draw deals by how likely they make the bids (``whist.bots.inference.BidLikelihood``):
         ``bidders`` (seats, the first to ask first), each with its contract, the cards it has
-        played since its bid and the bonus added to its estimate; estimates under
-        ``zero_line`` count as 0; a miss of ``m`` tricks has the likelihood exp(-m^2 / 2
-        spread^2). A deal is kept with a chance equal to its likelihood, one bidder's coin at a
+        played since its bid and the bonus added to its estimate. A bidder's likelihood is the
+        mixture, ``basic_share`` to the rest, of a basic bot's bid (the estimate, 0 under
+        ``zero_line``) and a searching player's (the estimate plus ``searcher_offset``), a miss
+        of ``m`` tricks from either weighing exp(-m^2 / 2 spread^2). A deal is kept with a chance equal to its likelihood, one bidder's coin at a
         time; after ``max_tries`` draws the one that got furthest is taken."""
         cdef int i, k = len(bidders)
         if not (k == len(contracts) == len(played) == len(bonuses)) or k > self.n or max_tries < 1 \
-                or not spread > 0 or not 0 <= strain <= 4 or not 0 <= hand_size <= 52 or pack >> 52:
+                or not spread > 0 or not 0 <= basic_share <= 1 or not -52 <= searcher_offset <= 52 \
+                or not 0 <= strain <= 4 or not 0 <= hand_size <= 52 or pack >> 52:
             raise ValueError("bidders, contracts, played cards and bonuses one each, a strain 0-4 and a spread > 0")
         for i in range(k):
             if not 0 <= bidders[i] < self.n or (<uint64_t>played[i]) >> 52:
@@ -393,16 +396,17 @@ cdef class Dealer:
         self.cache.players = -1
         self.pack, self.strain, self.hand_size = pack, strain, hand_size
         self.zero_line, self.scale, self.max_tries = zero_line, -1.0 / (2.0 * spread * spread), max_tries
+        self.searcher_offset, self.basic_share = searcher_offset, basic_share
 
     cdef double likelihood(self, int i, uint64_t* dealt) noexcept:
         """How likely the ``i``-th bidder bid its contract with its cards of ``dealt``."""
         cdef uint64_t hand = dealt[self.bidders[i]] | self.played_of[i]
-        cdef double expected = estimate(hand, self.strain, self.n, self.hand_size, self.pack & ~hand,
-                                     &self.cache) + self.bonus_of[i]
-        if expected < self.zero_line:
-            expected = 0.0
-        cdef double miss = self.contract_of[i] - expected
-        return exp(self.scale * miss * miss)
+        cdef double raw = estimate(hand, self.strain, self.n, self.hand_size, self.pack & ~hand,
+                                   &self.cache) + self.bonus_of[i]
+        cdef double basic_miss = self.contract_of[i] - (0.0 if raw < self.zero_line else raw)
+        cdef double searcher_miss = self.contract_of[i] - raw - self.searcher_offset
+        return (self.basic_share * exp(self.scale * basic_miss * basic_miss)
+                + (1 - self.basic_share) * exp(self.scale * searcher_miss * searcher_miss))
 
     cdef void draw(self, uint64_t* dealt, uint64_t* state) noexcept:
         """A deal, weighed by the bids where ``weigh_by_bids`` gave them (rejection sampling)."""
