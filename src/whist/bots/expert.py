@@ -205,7 +205,7 @@ class ExpertBot(Bot):
         inference = self.settings.bid_inference
         sampler: DealSampler | InferringSampler | DealBatches
         if self.settings.time_budget is not None and compiled_scoring_available() and inference != LEARNED_BIDS:
-            # The same deals, drawn in C (by the bids as the basic estimate models them, with infer=1).
+            # The same deals, drawn in C (with infer=1 by the bids, as whist.bots.inference models them).
             sampler = DealBatches(DealSampler(view, remembered), bids=self._compiled_bids(view))
         elif inference != NO_INFERENCE:
             sampler = InferringSampler(view, remembered, learned=inference == LEARNED_BIDS)
@@ -221,8 +221,8 @@ class ExpertBot(Bot):
 
     def _scores_in_c(self, view: SeatView) -> bool:
         """Whether this card play is searched in C (``whist.bots.deal_scoring``): the anytime
-        expert in the individual games, its deals uniform (or by the basic model of the bids, with
-        ``infer=1``) and its playouts the policy's. The
+        expert in the individual games, its deals uniform (or, with ``infer=1``, by the bids as
+        ``BidLikelihood`` models them) and its playouts the policy's. The
         fixed-deal searches (``expert-2026``, ``expert:deals=N``) stay on the Python path,
         whose choices for a seed are the same with or without a C compiler."""
         s = self.settings
