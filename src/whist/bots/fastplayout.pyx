@@ -384,7 +384,8 @@ cdef class Dealer:
         if not (k == len(contracts) == len(played) == len(bonuses)) or k > self.n or max_tries < 1 \
                 or not spread > 0 or not 0 <= basic_share <= 1 or not -52 <= searcher_offset <= 52 \
                 or not 0 <= strain <= 4 or not 0 <= hand_size <= 52 or pack >> 52:
-            raise ValueError("bidders, contracts, played cards and bonuses one each, a strain 0-4 and a spread > 0")
+            raise ValueError("bidders, contracts, played cards and bonuses one each, a strain 0-4, a spread > 0, "
+                             "a basic share 0-1 and a searcher offset of at most 52 tricks")
         for i in range(k):
             if not 0 <= bidders[i] < self.n or (<uint64_t>played[i]) >> 52:
                 raise ValueError(f"bidder {bidders[i]} is not a seat, or its played cards are not cards")

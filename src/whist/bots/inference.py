@@ -90,14 +90,13 @@ class BidLikelihood:
         """The contract the basic bot would aim at with ``hand`` (the seat's cards at its bid); with
         the learned estimator, the tricks it expects of ``hand`` in the seat's place (it knows who
         won the auction, so no declarer's bonus), zero below the basic bot's zero line."""
-        view = self.view
         if self.learned is not None:
-            tricks = self.learned.tricks_for(hand, view.trump, seat, view)
-            return 0.0 if view.rules.rewards_zero_bids and tricks < ZERO_LINE else tricks
-        estimate = self.raw_estimate(seat, hand)
-        if view.rules.rewards_zero_bids and estimate < ZERO_LINE:
-            estimate = 0.0
-        return estimate
+            return self._zero_lined(self.learned.tricks_for(hand, self.view.trump, seat, self.view))
+        return self._zero_lined(self.raw_estimate(seat, hand))
+
+    def _zero_lined(self, tricks: float) -> float:
+        """``tricks`` as the basic bot bids them: 0 under the zero line where zero bids score."""
+        return 0.0 if self.view.rules.rewards_zero_bids and tricks < ZERO_LINE else tricks
 
     def raw_estimate(self, seat: int, hand: CardSet) -> float:
         """The basic estimate of ``hand`` in ``seat``'s place, with the declarer's bonus."""
@@ -131,8 +130,7 @@ class BidLikelihood:
             miss = bid - self.expected_bid(seat, hand)
             return math.exp(self.scale * miss * miss)
         raw = self.raw_estimate(seat, hand)
-        basic = 0.0 if self.view.rules.rewards_zero_bids and raw < ZERO_LINE else raw
-        basic_miss, searcher_miss = bid - basic, bid - raw - SEARCHER_OFFSET
+        basic_miss, searcher_miss = bid - self._zero_lined(raw), bid - raw - SEARCHER_OFFSET
         return (BASIC_SHARE * math.exp(self.scale * basic_miss * basic_miss)
                 + (1 - BASIC_SHARE) * math.exp(self.scale * searcher_miss * searcher_miss))
 
