@@ -339,8 +339,12 @@ class LiveTable:
         for seat in self.seats:
             if seat.grace is not None:
                 seat.grace.cancel()
+        try:
+            current = asyncio.current_task()
+        except RuntimeError:  # closed from outside any event loop: a hub's shutdown, a test's teardown
+            current = None
         for task in (self.turn_task, self.timer_task, *self.later):
-            if task is not None and task is not asyncio.current_task():
+            if task is not None and task is not current:
                 task.cancel()
 
     # What each connection is sent -----------------------------------------------------------
