@@ -72,3 +72,19 @@ def test_each_seat_gets_its_own_view_and_everything_else_is_shared(tmp_path: Pat
         assert message == table.state_message(seat)  # what a new connection at that seat is sent
     views = {seat: message["view"] for seat, message in received}
     assert len({repr(view["hand"]) for view in views.values()}) == 5  # each seat its own cards; none shown
+
+
+def test_a_table_closed_outside_any_event_loop_cancels_its_tasks(tmp_path: Path) -> None:
+    """A hub shutting down (or a test's teardown) closes its tables from plain code, where
+    ``asyncio.current_task`` raises: the close still cancels every task the table started."""
+    table = table_after_a_deal(tmp_path)
+    loop = asyncio.new_event_loop()
+    try:
+        timer, pending = loop.create_task(asyncio.sleep(60)), loop.create_task(asyncio.sleep(60))
+        table.timer_task = timer
+        table.later.add(pending)
+        table.close()  # no loop is running here
+        loop.run_until_complete(asyncio.sleep(0))
+        assert table.closed and timer.cancelled() and pending.cancelled()
+    finally:
+        loop.close()
