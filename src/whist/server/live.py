@@ -269,8 +269,7 @@ class LiveTable:
     def schedule_turn(self) -> None:
         """Start the bot (or the stand-in for an away seat) whose turn it is, once; or the move
         timer of a person's turn, when the table has one."""
-        if self.timer_task is not None and self.timer_task is not asyncio.current_task():
-            self.timer_task.cancel()
+        cancel_others(self.timer_task)
         self.timer_task = None
         if self.closed or self.match.over or not self.watched:  # unwatched: the next connection calls again
             return
@@ -339,13 +338,7 @@ class LiveTable:
         for seat in self.seats:
             if seat.grace is not None:
                 seat.grace.cancel()
-        try:
-            current = asyncio.current_task()
-        except RuntimeError:  # closed from outside any event loop: a hub's shutdown, a test's teardown
-            current = None
-        for task in (self.turn_task, self.timer_task, *self.later):
-            if task is not None and task is not current:
-                task.cancel()
+        cancel_others(self.turn_task, self.timer_task, *self.later)
 
     # What each connection is sent -----------------------------------------------------------
 
@@ -402,3 +395,16 @@ class LiveTable:
                    "seats": [{"user": seat.user_id, "name": seat.name, "connected": shown["connected"],
                               "away": shown["away"]} for seat, shown in zip(self.seats, seats, strict=True)]}
         self.cluster.publish(message)
+
+
+def cancel_others(*tasks: asyncio.Task[None] | None) -> None:
+    """Cancel ``tasks``, except the one this code runs in (a timer that moves for a person must
+    not cancel itself halfway) and the Nones. From outside any event loop (a hub's shutdown, a
+    test's teardown) there is no current task, and all are cancelled."""
+    try:
+        current = asyncio.current_task()
+    except RuntimeError:  # no running event loop
+        current = None
+    for task in tasks:
+        if task is not None and task is not current:
+            task.cancel()
