@@ -120,11 +120,21 @@ SUIT_SYMBOLS = "\u2660\u2665\u2663\u2666"
 
 
 def left_to_right_suits(elements: Locator) -> list[str]:
-    """The suit symbol of each of ``elements``, in the order they are drawn from the left."""
-    boxes: list[tuple[float, str]] = elements.evaluate_all(
-        """els => els.map(el => [el.getBoundingClientRect().x,
-                                 el.textContent.match(/[\u2660\u2665\u2663\u2666]/)[0]])""")
-    return [suit for _, suit in sorted(boxes)]
+    """The suit symbol of each of ``elements``, in the order they are read: line by line from the
+    top (a long hand's suits wrap onto a second line, which starts again at the left), and from
+    the left within a line."""
+    boxes: list[tuple[float, float, float, str]] = elements.evaluate_all(
+        """els => els.map(el => { const box = el.getBoundingClientRect();
+                                  return [box.top, box.height, box.x,
+                                          el.textContent.match(/[\u2660\u2665\u2663\u2666]/)[0]]; })""")
+    lines: list[list[tuple[float, str]]] = []
+    line_top = float("-inf")
+    for top, height, x, suit in sorted(boxes):
+        if top >= line_top + height / 2:  # below the line so far: a new line
+            lines.append([])
+            line_top = top
+        lines[-1].append((x, suit))
+    return [suit for line in lines for _, suit in sorted(line)]
 
 
 def test_the_hand_summary_shows_each_hand_as_the_player_sees_their_own_in_hebrew(browser: Browser,
