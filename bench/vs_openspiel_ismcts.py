@@ -50,6 +50,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from whist.bots.base import Bot
+from whist.bots.expert import ExpertBot
 from whist.bots.registry import make_bot
 from whist.bots.stats import MeanInterval, mean_interval
 from whist.rl.openspiel import load
@@ -89,6 +90,7 @@ class OhHellMatch:
         self.game = pyspiel.load_game(OH_HELL)
         self.uct_c = uct_c
         self.view_seconds: list[float] = []  # of the expert's time: rebuilding its view
+        self.last_value: float | None = None  # the expert's own value of its last choice, where it searched
 
     def deal(self, deal: Deal) -> pyspiel.State:
         state = self.game.new_initial_state()
@@ -101,7 +103,11 @@ class OhHellMatch:
         view = oh_hell_view(state, state.current_player())
         if len(view.legal_actions) > 1:
             self.view_seconds.append(time.process_time() - start)
-        return oh_hell_action(bot.choose(view))
+        if not isinstance(bot, ExpertBot):
+            return oh_hell_action(bot.choose(view))
+        action, values = bot.choose_with_values(view)
+        self.last_value = values.get(action) if values else None
+        return oh_hell_action(action)
 
     def ismcts(self, simulations: int, seed: int) -> Callable[[pyspiel.State], int]:
         evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
@@ -118,6 +124,7 @@ class WhistitiMatch:
         self.games = [load("whistiti", preset="oh_hell", dealer=dealer) for dealer in range(PLAYERS)]
         self.uct_c = uct_c
         self.view_seconds: list[float] = []  # the view is the state's own here: nothing to rebuild
+        self.last_value: float | None = None
 
     def deal(self, deal: Deal) -> pyspiel.State:
         """The same cards to the same seats: ours deals from the dealer's left, oh_hell to player 0 first."""
@@ -129,6 +136,7 @@ class WhistitiMatch:
         return state
 
     def expert_action(self, bot: Bot, state: pyspiel.State) -> int:
+        self.last_value = None  # not recorded here: --by-place reads oh_hell only
         return int(bot.choose(state.seat_view(state.current_player())))
 
     def ismcts(self, simulations: int, seed: int) -> Callable[[pyspiel.State], int]:
@@ -167,7 +175,10 @@ PHASES = ("all", "bid", "play")  # where our bot decides in its seats (ISMCTS ta
 
 def play_hand(match: Match, deal: Deal, expert_seats: Sequence[int], experts: Sequence[Bot],
               ismcts_step: Callable[[pyspiel.State], int], clock: Clock,
-              positions: list[pyspiel.State] | None = None, ours: str = "all") -> list[float]:
+              positions: list[pyspiel.State] | None = None, ours: str = "all",
+              bids: dict[int, tuple[int, float | None]] | None = None) -> list[float]:
+    """The hand's points for each seat. ``bids``, where given, gets each seat's bid action less
+    52 (oh_hell's bid) and, where the expert searched it, the expert's own value of that bid."""
     state = match.deal(deal)
     while not state.is_terminal():
         seat = state.current_player()
@@ -177,10 +188,13 @@ def play_hand(match: Match, deal: Deal, expert_seats: Sequence[int], experts: Se
         if len(legal) > 1 and positions is not None:
             positions.append(state.clone())
         start = time.process_time()
+        match.last_value = None
         action = match.expert_action(experts[seat], state) if expert else ismcts_step(state)
         spent = time.process_time() - start
         if len(legal) > 1:
             (clock.expert if expert else clock.ismcts).append(spent)
+        if bidding and bids is not None:
+            bids[seat] = (action - 52, match.last_value)
         state.apply_action(action)
     return list(state.returns())
 
@@ -214,10 +228,25 @@ class Result:
     simulations: list[int] = field(default_factory=list)  # ISMCTS's budget in each deal
     expert_made: int = 0  # seat-hands whose bid was made
     ismcts_made: int = 0
+    seat_hands: list[SeatHand] = field(default_factory=list)  # with --by-place only
+
+
+@dataclass(frozen=True)
+class SeatHand:
+    """One seat's hand in one seating: the deal's number, the seat's place in the bidding
+    (0: first, 3: the dealer, last), who played it, its bid, its points, and the expert's own
+    value of the bid where it searched (None for ISMCTS or a forced bid)."""
+
+    deal: int
+    place: int
+    expert: bool
+    bid: int
+    points: float
+    imagined: float | None
 
 
 def run_match(match: Match, deals: Sequence[Deal], simulations: int, factor: int, seed: int, level: str,
-              ours: str, calibrated: float) -> Result:
+              ours: str, calibrated: float, by_place: bool = False) -> Result:
     """Every deal with each of the six seatings. After each deal ISMCTS's simulation count is
     scaled by how far its CPU time per decision so far is from ``factor`` times the expert's so
     far (with ``MARGIN``): this shared machine's speed drifts, and the drift then falls on both.
@@ -235,7 +264,12 @@ def run_match(match: Match, deals: Sequence[Deal], simulations: int, factor: int
         step = match.ismcts(simulations, seed + number)
         per_seating = []
         for seats in SEATINGS:
-            points = play_hand(match, deal, seats, experts, step, result.clock, ours=ours)
+            bids: dict[int, tuple[int, float | None]] = {}
+            points = play_hand(match, deal, seats, experts, step, result.clock, ours=ours,
+                               bids=bids if by_place else None)
+            for seat, (bid, imagined) in bids.items():
+                place = (seat - deal.dealer - 1) % PLAYERS
+                result.seat_hands.append(SeatHand(number, place, seat in seats, bid, points[seat], imagined))
             mine = statistics.fmean(points[s] for s in seats)
             theirs = statistics.fmean(points[s] for s in range(PLAYERS) if s not in seats)
             result.expert_points.append(mine)
@@ -278,8 +312,45 @@ def report(label: str, result: Result) -> None:
     print(f"    winner: {verdict}")
 
 
+def report_by_place(result: Result) -> None:
+    """Where the points go: by place in the bidding, the expert's points on a seat's cards less
+    ISMCTS's on the same cards (paired by deal), and by bid, how often each side made it and
+    what it scored, beside the expert's own value of the bid when it chose it."""
+    print("    by place in the bidding (expert - ISMCTS on the same seat's cards, paired by deal):")
+    for place in range(PLAYERS):
+        hands = [h for h in result.seat_hands if h.place == place]
+        per_deal: dict[int, tuple[list[float], list[float]]] = {}
+        for hand in hands:
+            per_deal.setdefault(hand.deal, ([], []))[0 if hand.expert else 1].append(hand.points)
+        differences = [statistics.fmean(e) - statistics.fmean(i) for e, i in per_deal.values() if e and i]
+        mine = [h for h in hands if h.expert]
+        theirs = [h for h in hands if not h.expert]
+        bid_gap = statistics.fmean(h.bid for h in mine) - statistics.fmean(h.bid for h in theirs)
+        made_mine = 100 * sum(h.points > 0 for h in mine) / len(mine)
+        made_theirs = 100 * sum(h.points > 0 for h in theirs) / len(theirs)
+        name = ("first", "second", "third", "last (dealer)")[place]
+        print(f"      {name:14} {interval_text(mean_interval(differences))}; expert's bid - ISMCTS's {bid_gap:+.2f}; "
+              f"made {made_mine:.1f}% / {made_theirs:.1f}%")
+    print("    by bid: seat-hands, made, mean points (expert: and its own mean value of the bid when chosen)")
+    for bid in sorted({h.bid for h in result.seat_hands}):
+        mine = [h for h in result.seat_hands if h.expert and h.bid == bid]
+        theirs = [h for h in result.seat_hands if not h.expert and h.bid == bid]
+        text = []
+        for side, hands in (("expert", mine), ("ISMCTS", theirs)):
+            if not hands:
+                text.append(f"{side} none")
+                continue
+            made = 100 * sum(h.points > 0 for h in hands) / len(hands)
+            line = f"{side} {len(hands)}, {made:.0f}%, {statistics.fmean(h.points for h in hands):+.2f}"
+            imagined = [h.imagined for h in hands if h.imagined is not None]
+            if imagined:
+                line += f" (valued {statistics.fmean(imagined):+.2f} over {len(imagined)})"
+            text.append(line)
+        print(f"      bid {bid:2}: " + "; ".join(text))
+
+
 def bench(match: Match, deals: Sequence[Deal], calibration: Sequence[Deal], seed: int, factors: Sequence[int],
-          level: str, ours: str = "all") -> None:
+          level: str, ours: str = "all", by_place: bool = False) -> None:
     print(f"\n{match.name}\n  game: {match.game_text}; ISMCTS uct_c {match.uct_c}, random rollouts; "
           f"our bot: {level}")
     if ours != "all":
@@ -299,8 +370,10 @@ def bench(match: Match, deals: Sequence[Deal], calibration: Sequence[Deal], seed
         print(f"  ISMCTS at {factor}x: {simulations} simulations, {1000 * mean:.2f} ms a decision on "
               f"{len(sample)} calibration positions")
         start = time.time()
-        result = run_match(match, deals, simulations, factor, seed, level, ours, expert_time)
+        result = run_match(match, deals, simulations, factor, seed, level, ours, expert_time, by_place)
         report(f"at {factor}x the expert's time", result)
+        if by_place:
+            report_by_place(result)
         if ours != "all":
             print("    (our bot's decisions here are only its bids or only its cards: ISMCTS's mark stays "
                   f"{factor}x the expert's time over every decision in the calibration)")
@@ -321,7 +394,11 @@ def main() -> None:
                              "(ISMCTS decides the rest): which part of the game wins or loses")
     parser.add_argument("--expert", default="expert", help="our bot's level, as whist.bots.registry.make_bot "
                         "reads it: expert (its default time a decision), expert@20ms, expert:deals=64, expert-2026")
+    parser.add_argument("--by-place", action="store_true",
+                        help="oh_hell only: also the points by place in the bidding and by bid")
     args = parser.parse_args()
+    if args.by_place and args.match != "oh_hell":
+        parser.error("--by-place reads oh_hell's bids: give --match oh_hell")
     hands = 12 if args.quick else args.hands
     rng = random.Random(args.seed)
     deals = draw_deals(math.ceil(hands / len(SEATINGS)), rng)
@@ -331,7 +408,8 @@ def main() -> None:
     print(f"{len(deals)} deals x {len(SEATINGS)} seatings = {len(deals) * len(SEATINGS)} hands a match; "
           f"seed {args.seed}")
     if args.match in ("oh_hell", "both"):
-        bench(OhHellMatch(args.uct_c), deals, calibration, args.seed, factors, args.expert, args.ours)
+        bench(OhHellMatch(args.uct_c), deals, calibration, args.seed, factors, args.expert, args.ours,
+              args.by_place)
     if args.match in ("whistiti", "both"):
         bench(WhistitiMatch(args.uct_c), deals, calibration, args.seed, factors, args.expert, args.ours)
 

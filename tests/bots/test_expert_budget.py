@@ -14,7 +14,7 @@ from whist.bots.expert import DEAL_CAP, DEFAULT_BUDGET, ExpertBot, ExpertSetting
 from whist.bots.individual import paranoid_value_exhaustive
 from whist.bots.registry import BOT_LEVELS, UnknownLevelError, check_level, make_bot, parse_level
 from whist.bots.tournament import TournamentError, run_tournament, spec_from
-from whist.core.actions import Phase
+from whist.core.actions import Phase, contract_tricks
 from whist.core.games import make_game
 from whist.core.state import HandState
 from whist.core.views import SeatView, seat_view
@@ -178,8 +178,8 @@ def test_level_strings_set_the_budget(level: str, budget: float | None, deals: i
     ("expert@0s", "more than 0"), ("expert@1h", "number of ms or s"), ("expert:deals=0", "deals is a whole number"),
     ("expert:deals=5,exact=3", "deals is a whole number"),
     ("expert:deals=1e3", "deals is a whole number"), ("expert:exact=14", "exact is a whole number"),
-    ("expert:", r"deals=N, exact=N, ending=N and infer=0\|1\|2"),
-    ("expert:speed=3", r"deals=N, exact=N, ending=N and infer=0\|1\|2"),
+    ("expert:", r"deals=N, exact=N, ending=N, infer=0\|1\|2 and bidslope=N"),
+    ("expert:speed=3", r"deals=N, exact=N, ending=N, infer=0\|1\|2 and bidslope=N"),
     ("expert:infer=3", "infer is a whole number from 0 to 2"),
     ("basic@1s", "only hard and expert"), ("expert-2026@1s", "a fixed reference"),
 ])
@@ -226,3 +226,45 @@ def test_an_ending_searched_is_valued_at_what_the_seat_can_be_sure_of(game_name:
             assert value(after) == expected
             checked += 1
     assert checked >= 5
+
+
+def contract_views(game_name: str, count: int, seed: int) -> list[SeatView]:
+    """Contract decisions with two or more legal bids, the bids before them the basic bot's."""
+    rng = random.Random(seed)
+    game = make_game(game_name, "oh_hell" if game_name == "whistiti" else "standard", {})
+    basic = make_bot("basic")
+    views: list[SeatView] = []
+    while len(views) < count:
+        state = game.new_hand(rng.randrange(game.players), rng, 0)
+        while not state.is_terminal and state.phase != Phase.PLAY:
+            view = seat_view(state, state.player)
+            if state.phase == Phase.CONTRACT and len(state.legal_actions()) > 2:
+                views.append(view)
+                break
+            state = state.apply(basic.choose(view))
+    return views
+
+
+@pytest.mark.parametrize("game_name", ["whistiti", "israeli"])
+def test_the_bid_slope_adds_its_points_for_each_trick_bid(game_name: str) -> None:
+    """On the same deals (same seed), each candidate bid's value with the slope is its value
+    without it plus the slope times the tricks it bids, and a steep slope makes the highest
+    candidate the choice."""
+    settings = ExpertSettings().with_deals(12)
+    for k, view in enumerate(contract_views(game_name, 4, seed=5)):
+        plain_choice, plain = ExpertBot(k, settings).choose_with_values(view)
+        steep_choice, steep = ExpertBot(k, replace(settings, bid_slope=40.0)).choose_with_values(view)
+        assert plain is not None and steep is not None and plain.keys() == steep.keys()
+        for action, value in plain.items():
+            assert steep[action] == pytest.approx(value + 40.0 * contract_tricks(action))
+        assert steep_choice == max(steep, key=lambda action: contract_tricks(action))
+        assert contract_tricks(steep_choice) >= contract_tricks(plain_choice)
+
+
+def test_the_bid_slope_level_setting() -> None:
+    settings = parse_level("expert@100ms:bidslope=15")[1]
+    assert settings is not None and settings.bid_slope == pytest.approx(1.5)
+    assert ExpertBot.settings.bid_slope == 0.0
+    for bad in ("bidslope=101", "bidslope=-1", "bidslope=1.5", "bidslope="):
+        with pytest.raises(UnknownLevelError, match="bidslope"):
+            make_bot(f"expert@100ms:{bad}")

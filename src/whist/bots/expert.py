@@ -82,6 +82,9 @@ class ExpertSettings:
     # Deals drawn by how likely they make the others' bids (whist.bots.inference), the bids modelled by
     # the basic bot's estimate (BASIC_BIDS) or the learned estimator (LEARNED_BIDS); NO_INFERENCE: uniform.
     bid_inference: int = NO_INFERENCE
+    # Points added to a contract bid's value for each trick it bids: the imagined play undervalues
+    # the higher bids against the lower ones (docs/benchmarks.md, "The bids' values calibrated").
+    bid_slope: float = 0.0
 
     def with_deals(self, deals: int) -> ExpertSettings:
         """The same settings with ``deals`` deals (or a cap of that many) for every decision."""
@@ -176,7 +179,7 @@ class ExpertBot(Bot):
             deals = self.settings.play_deals
         elif view.phase == Phase.CONTRACT:
             candidates = contract_candidates(view, basic_choice, self.settings.bid_window)
-            evaluate = _finish_value(view.seat)
+            evaluate = _finish_value(view.seat, self.settings.bid_slope)
             deals = self.settings.bid_deals
         elif view.phase == Phase.AUCTION:
             candidates = call_candidates(view, basic_choice)
@@ -303,15 +306,17 @@ def position(view: SeatView, hands: tuple[int, ...]) -> HandState:
     return state
 
 
-def _finish_value(seat: int) -> Callable[[HandState], float]:
-    """The seat's points once the hand is finished. The basic bot's calls, bids and passes are
-    remembered for the decision's length: on one deal, the seats that choose after this one
-    in a Frisch see the same view whichever card this seat passes, and the basic bot always
-    answers a view the same way."""
+def _finish_value(seat: int, slope: float = 0.0) -> Callable[[HandState], float]:
+    """The seat's points once the hand is finished, plus ``slope`` for each trick of its
+    contract (its own bid's calibration; 0 outside the contract bidding). The basic bot's
+    calls, bids and passes are remembered for the decision's length: on one deal, the seats
+    that choose after this one in a Frisch see the same view whichever card this seat passes,
+    and the basic bot always answers a view the same way."""
     memo: dict[SeatView, Action] = {}
 
     def value(state: HandState) -> float:
-        return finish(state, memo).scores()[seat]
+        final = finish(state, memo)
+        return final.scores()[seat] + slope * max(final.contracts[seat], 0)
 
     return value
 

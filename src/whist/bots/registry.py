@@ -11,7 +11,9 @@ A budget follows the name of ``hard`` or ``expert`` (the two are then the same b
   ``ending=N``: Israeli Whist and Whistiti endings searched from ``N`` tricks out
   (``ExpertSettings.ending_tricks``, off by default);
   ``infer=1``: deals drawn by how likely they make the others' bids (``whist.bots.inference``),
-  by the basic bot's estimate of a hand; ``infer=2``: by the learned trick estimator.
+  by the basic bot's estimate of a hand; ``infer=2``: by the learned trick estimator;
+  ``bidslope=N``: N tenths of a point added to a contract bid's value for each trick it bids
+  (``ExpertSettings.bid_slope``, 0 by default).
 
 Settings are separated by colons (``expert@1s:deals=500:exact=9``): commas separate the bots
 of a tournament.
@@ -99,6 +101,8 @@ def parse_level(level: str) -> tuple[type[Bot], ExpertSettings | None]:
             settings = replace(settings, ending_tricks=_whole(level, key, value, 0, 13))
         elif key == "infer":
             settings = replace(settings, bid_inference=_whole(level, key, value, 0, 2))
+        elif key == "bidslope":  # tenths of a point a trick bid
+            settings = replace(settings, bid_slope=_whole(level, key, value, 0, 100) / 10)
         else:
             settings = replace(settings, exact_tricks=_whole(level, key, value, 0, 13))
     return cls, settings
@@ -118,8 +122,8 @@ def _options(level: str, text: str) -> list[tuple[str, str]]:
     pairs = []
     for item in text.split(":"):
         key, equals, value = item.partition("=")
-        if key not in ("deals", "exact", "ending", "infer") or not equals:
-            raise _unknown(level, f"the settings after ':' are deals=N, exact=N, ending=N and infer=0|1|2, "
+        if key not in ("deals", "exact", "ending", "infer", "bidslope") or not equals:
+            raise _unknown(level, f"the settings after ':' are deals=N, exact=N, ending=N, infer=0|1|2 and bidslope=N, "
                                   f"not {quoted(item)}")
         pairs.append((key, value))
     return pairs
