@@ -55,3 +55,13 @@ def test_seeds_far_apart_fail_the_chi_square_and_widen_the_unit_interval(pool: M
     assert lines[3] == "seeds as units: +0.00 [-3.67, +3.67]"
     with pytest.raises(ValueError, match="two seeds"):
         pool.pooled_lines(results[:1])
+
+
+def test_the_tables_by_bid_add_up_over_the_seeds(pool: ModuleType) -> None:
+    first = pool.read_bids("      bid  0: expert 10, 50%, +2.00 (valued +8.00 over 10); ISMCTS none\n"
+                           "      bid  3: expert 4, 100%, +25.00 (valued +20.00 over 4); ISMCTS 2, 50%, +10.00\n")
+    second = pool.read_bids("      bid  0: expert 30, 70%, +6.00 (valued +4.00 over 30); ISMCTS 5, 100%, +10.00\n")
+    assert pool.read_bids(output("+0.10", "-0.90", "+1.10")) == {}  # no --by-place report
+    lines = pool.pooled_bids([first, second])
+    assert lines[0] == "  bid  0: expert 40, 65%, +5.00 (valued +5.00); ISMCTS 5, 100%, +10.00"
+    assert lines[1] == "  bid  3: expert 4, 100%, +25.00 (valued +20.00); ISMCTS 2, 50%, +10.00"
