@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from whist.bots.budget import RACE_MIN_DEALS, Race
-from whist.bots.expert import DEAL_CAP, DEFAULT_BUDGET, ExpertBot, ExpertSettings, budget_settings
+from whist.bots.expert import BID_SLOPES, DEAL_CAP, DEFAULT_BUDGET, ExpertBot, ExpertSettings, budget_settings
 from whist.bots.individual import paranoid_value_exhaustive
 from whist.bots.registry import BOT_LEVELS, UnknownLevelError, check_level, make_bot, parse_level
 from whist.bots.tournament import TournamentError, run_tournament, spec_from
@@ -264,7 +264,22 @@ def test_the_bid_slope_adds_its_points_for_each_trick_bid(game_name: str) -> Non
 def test_the_bid_slope_level_setting() -> None:
     settings = parse_level("expert@100ms:bidslope=15")[1]
     assert settings is not None and settings.bid_slope == pytest.approx(1.5)
-    assert ExpertBot.settings.bid_slope == 0.0
+    assert ExpertBot.settings.bid_slope is None  # the game's own (BID_SLOPES)
+    plain = parse_level("expert:deals=8")[1]
+    assert plain is not None and plain.bid_slope is None
+    for fixed in ("expert-2026", "hard"):
+        bot = make_bot(fixed)
+        assert isinstance(bot, ExpertBot) and bot.settings.bid_slope == 0.0  # the fixed references keep none
     for bad in ("bidslope=101", "bidslope=-1", "bidslope=1.5", "bidslope="):
         with pytest.raises(UnknownLevelError, match="bidslope"):
             make_bot(f"expert@100ms:{bad}")
+
+
+@pytest.mark.parametrize(("game_name", "slope"), [("whistiti", BID_SLOPES["whistiti"]), ("israeli", 0.0)])
+def test_the_default_expert_bids_with_its_games_slope(game_name: str, slope: float) -> None:
+    """The default (``bid_slope`` None) values each contract bid as the game's own slope does."""
+    settings = replace(ExpertSettings(), bid_slope=None).with_deals(10)
+    for k, view in enumerate(contract_views(game_name, 3, seed=9)):
+        default = ExpertBot(k, settings).choose_with_values(view)
+        explicit = ExpertBot(k, replace(settings, bid_slope=slope)).choose_with_values(view)
+        assert default == explicit

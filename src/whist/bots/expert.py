@@ -82,9 +82,9 @@ class ExpertSettings:
     # Deals drawn by how likely they make the others' bids (whist.bots.inference), the bids modelled by
     # the basic bot's estimate (BASIC_BIDS) or the learned estimator (LEARNED_BIDS); NO_INFERENCE: uniform.
     bid_inference: int = NO_INFERENCE
-    # Points added to a contract bid's value for each trick it bids: the imagined play undervalues
-    # the higher bids against the lower ones (docs/benchmarks.md, "The bids' values calibrated").
-    bid_slope: float = 0.0
+    # Points added to a contract bid's value for each trick it bids, None for the game's own
+    # (BID_SLOPES): the imagined play undervalues the higher bids against the lower ones.
+    bid_slope: float | None = 0.0
 
     def with_deals(self, deals: int) -> ExpertSettings:
         """The same settings with ``deals`` deals (or a cap of that many) for every decision."""
@@ -101,6 +101,11 @@ DEAL_CAP = 2000
 # about 1 ms, a whole hand about 28 ms at the median (bench in docs/benchmarks.md).
 EXACT_TRICKS_BY_BUDGET = ((1.0, 10), (0.3, 9), (0.1, 8), (0.03, 7), (0.0, 6))
 
+# The anytime expert's slope for its contract bids, by game (``ExpertSettings.bid_slope``): measured
+# in Whistiti's scoring against OpenSpiel's ISMCTS (docs/runs/ismcts-bidslope); Israeli Whist's is
+# not measured, so it has none.
+BID_SLOPES = {"whistiti": 1.5}
+
 # The web table's expert: CPU seconds a decision (chosen from the strength curve and the
 # server's capacity, docs/benchmarks.md).
 DEFAULT_BUDGET = 0.1
@@ -113,12 +118,13 @@ BATCH_DEALS = 8
 
 
 def budget_settings(seconds: float, base: ExpertSettings | None = None) -> ExpertSettings:
-    """The anytime expert for ``seconds`` of CPU time a decision: racing, a large deal cap, and
-    exact Classic Whist endings from as many tricks out as the time allows."""
+    """The anytime expert for ``seconds`` of CPU time a decision: racing, a large deal cap,
+    exact Classic Whist endings from as many tricks out as the time allows, and (without
+    ``base``) each game's own slope for its contract bids."""
     if not seconds > 0:
         raise ValueError(f"A time budget is a positive number of seconds, not {seconds}")
     exact = next(tricks for least, tricks in EXACT_TRICKS_BY_BUDGET if seconds >= least)
-    settings = (base or ExpertSettings()).with_deals(DEAL_CAP)
+    settings = (base or replace(ExpertSettings(), bid_slope=None)).with_deals(DEAL_CAP)
     return replace(settings, time_budget=seconds, racing=True, exact_tricks=exact)
 
 
@@ -179,7 +185,8 @@ class ExpertBot(Bot):
             deals = self.settings.play_deals
         elif view.phase == Phase.CONTRACT:
             candidates = contract_candidates(view, basic_choice, self.settings.bid_window)
-            evaluate = _finish_value(view.seat, self.settings.bid_slope)
+            slope = self.settings.bid_slope
+            evaluate = _finish_value(view.seat, BID_SLOPES.get(view.rules.GAME, 0.0) if slope is None else slope)
             deals = self.settings.bid_deals
         elif view.phase == Phase.AUCTION:
             candidates = call_candidates(view, basic_choice)
