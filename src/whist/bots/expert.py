@@ -18,7 +18,10 @@ choice:
   are legal too. In a Frisch, the seats that chose before this one are imagined choosing by
   the basic bot's rules, since their cards are hidden; the cards tried are the few the basic
   bot ranks least useful, and the trump calls tried are pass and the strains the hand might
-  carry.
+  carry. A contract bid's value may get a slope, points for each trick it bids
+  (``ExpertSettings.bid_slope``; the anytime expert's default is the game's, ``BID_SLOPES``):
+  the policy ducks perfectly and plays greedily, so low bids look safer and high bids harder
+  than they are at the table.
 
 The same draws serve every choice of one decision (common random numbers), so choices are
 compared on the same deals. Ties go to the basic bot's choice: the search only overrules the
