@@ -124,7 +124,7 @@ class WhistitiMatch:
         self.games = [load("whistiti", preset="oh_hell", dealer=dealer) for dealer in range(PLAYERS)]
         self.uct_c = uct_c
         self.view_seconds: list[float] = []  # the view is the state's own here: nothing to rebuild
-        self.last_value: float | None = None
+        self.last_value: float | None = None  # play_hand clears it; only the oh_hell match sets it
 
     def deal(self, deal: Deal) -> pyspiel.State:
         """The same cards to the same seats: ours deals from the dealer's left, oh_hell to player 0 first."""
@@ -136,7 +136,6 @@ class WhistitiMatch:
         return state
 
     def expert_action(self, bot: Bot, state: pyspiel.State) -> int:
-        self.last_value = None  # not recorded here: --by-place reads oh_hell only
         return int(bot.choose(state.seat_view(state.current_player())))
 
     def ismcts(self, simulations: int, seed: int) -> Callable[[pyspiel.State], int]:
