@@ -8,6 +8,7 @@ import asyncio
 import random
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,12 @@ from whist.server.db import SeatRow, Store, TableRow
 from whist.server.live import LiveTable
 from whist.server.settings import ServerSettings
 from whist.server.workers import ThreadThinkers
+
+
+@pytest.fixture
+def app_settings(app_settings: ServerSettings) -> ServerSettings:
+    """The shared settings with a short grace period: these tests wait it out."""
+    return replace(app_settings, grace_seconds=0.5)
 
 
 @pytest.fixture
