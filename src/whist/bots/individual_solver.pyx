@@ -116,6 +116,11 @@ cdef bint aborted = False
 # The last card that refuted the player at each count of cards left, tried early by the others:
 # a refutation found in one line often works in its neighbours.
 cdef int killer[64]
+# For each card, how much it has refuted the player (the tricks left, squared, each time), when
+# played by another seat while the player wanted to win the trick ([1]) or to lose it ([0]). The
+# others' follows are ordered by it first: where the static order is wrong in one line it is
+# often wrong in the next (on random 11-trick hands, 3 to 22% fewer positions).
+cdef uint32_t refutations[2][52]
 # For each trick (by tricks left): the player's card to try first, from the table, and the last
 # card that worked for the player, for the table.
 cdef int player_hint[MAX_TRICKS + 2]
@@ -707,7 +712,13 @@ cdef int order_moves(int seat, int* moves, bint player_wants) noexcept nogil:
         above = out & (SUIT << (13 * (card // 13))) & ~(((<Mask>2) << card) - 1)
         if above and (full >> lowest_bit(above)) & 1:
             continue  # the next higher card still out is ours: same value
-        score = follow_score(seat, card, side_wants) if played_count else lead_score(seat, card, side_wants)
+        if not played_count:
+            score = lead_score(seat, card, side_wants)
+        elif seat == player:
+            score = follow_score(seat, card, side_wants)
+        else:  # the static score (-128 to 127) breaks ties
+            score = <int>min(refutations[not side_wants][card] >> 2, 1 << 22) * 256 + 128 \
+                + follow_score(seat, card, side_wants)
         i = count
         while i > 0 and scores[i - 1] < score:
             scores[i] = scores[i - 1]
@@ -861,6 +872,7 @@ cdef bint search(Mask need, Mask* used) noexcept nogil:
             all_used = child_used
             if seat != player:
                 killer[ply] = best_card
+                refutations[player_wants_trick(need, left)][best_card] += <uint32_t>(left * left)
             else:
                 worked[left] = best_card
             break
@@ -974,6 +986,9 @@ cdef int load(tuple hands, int strain, int first, int player_seat, tuple trick) 
             raise MemoryError("no memory for the transposition table")
     for card in range(64):
         killer[card] = -1
+    for card in range(52):
+        refutations[0][card] = 0
+        refutations[1][card] = 0
     for card in range(MAX_TRICKS + 2):
         player_hint[card] = -1
         worked[card] = -1
