@@ -121,8 +121,11 @@ def test_ctrl_c_leaves_cleanly(tmp_path: Path) -> None:
 
 def thread_states(pid: int) -> list[str]:
     """Each thread of ``pid``: where it waits, and its signals (pending, blocked, caught)."""
+    tasks = Path(f"/proc/{pid}/task")
+    if not tasks.is_dir():  # no /proc (macOS), or the child is gone
+        return [f"no {tasks}"]
     states = []
-    for task in sorted(Path(f"/proc/{pid}/task").iterdir()):
+    for task in sorted(tasks.iterdir()):
         fields = [line for line in (task / "status").read_text().splitlines()
                   if line.startswith(("State", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt"))]
         states.append(f"{task.name} {(task / 'wchan').read_text()} " + " ".join(fields))
