@@ -718,7 +718,7 @@ cdef int order_moves(int seat, int* moves, bint player_wants) noexcept nogil:
         elif seat == player:
             score = follow_score(seat, card, side_wants)
         else:  # the static score (-128 to 127) breaks ties
-            score = <int>min(refutations[not side_wants][card] >> 2, 1 << 22) * 256 + 128 \
+            score = <int>min(refutations[player_wants][card] >> 2, 1 << 22) * 256 + 128 \
                 + follow_score(seat, card, side_wants)
         i = count
         while i > 0 and scores[i - 1] < score:
@@ -786,6 +786,7 @@ cdef bint search(Mask need, Mask* used) noexcept nogil:
     depends on. When the node budget runs out it sets ``aborted`` and answers anything."""
     global nodes, aborted
     cdef int left, low, high, seat, count, i, quick, found, ply
+    cdef bint wants
     cdef int hint = -1
     cdef int player_card = -1
     cdef int best_card = -1
@@ -850,7 +851,8 @@ cdef bint search(Mask need, Mask* used) noexcept nogil:
     else:
         left = popcount(hand[leader]) + 1
     seat = (leader + played_count) % seats
-    count = order_moves(seat, moves, player_wants_trick(need, left))
+    wants = player_wants_trick(need, left)
+    count = order_moves(seat, moves, wants)
     ply = popcount(remaining)
     if seat != player and played_count == 0 and killer[ply] >= 0:  # follows: the history orders them
         promote(moves, count, killer[ply])
@@ -874,7 +876,7 @@ cdef bint search(Mask need, Mask* used) noexcept nogil:
             if seat != player:
                 if played_count == 0:
                     killer[ply] = best_card
-                refutations[player_wants_trick(need, left)][best_card] += <uint32_t>(left * left)
+                refutations[wants][best_card] += <uint32_t>(left * left)
             else:
                 worked[left] = best_card
             break
