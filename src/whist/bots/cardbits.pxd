@@ -1,10 +1,10 @@
 # cython: language_level=3
 """Card masks for the compiled searches (``dd/solver.pyx``, ``individual_solver.pyx``): bit
-helpers and the trump count they share. A card is ``13 * suit + rank``; a suit's cards are a
-13-bit mask. Everything is inline, so each search compiles its own copy with no call between
-modules."""
+helpers, the trump count and the relative ranks they share. A card is ``13 * suit + rank``; a
+suit's cards are a 13-bit mask. Everything is inline, so each search compiles its own copy with
+no call between modules."""
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint8_t, uint64_t
 
 ctypedef uint64_t Mask
 
@@ -95,3 +95,43 @@ cdef inline int sure_trump_tricks(Mask mine, Mask theirs, Mask* used) noexcept n
             best = count - popcount(theirs >> card)
             used[0] = bit(card)
     return best
+
+
+cdef extern from *:
+    """
+    /* Bit extraction by table (no BMI2 assumed): a suit's low 7 and high 6 ranks separately.
+       Each search module has its own copy, filled once by build_rank_tables. */
+    static unsigned char whist_extract_low[128 * 128];
+    static unsigned char whist_extract_high[64 * 64];
+    """
+    uint8_t extract_low "whist_extract_low"[128 * 128]
+    uint8_t extract_high "whist_extract_high"[64 * 64]
+
+
+cdef inline void build_rank_tables() noexcept nogil:
+    """Fill the extraction tables: ``extract_low[mask * 128 + bits]`` is the bits of ``bits``
+    where ``mask`` has a one, packed down; ``extract_high`` the same for 6 bits. Each module
+    that uses ``relative_ranks`` calls it once, at import."""
+    cdef int mask, bits, position, rank, result
+    for mask in range(128):
+        for bits in range(128):
+            result = 0
+            position = 0
+            for rank in range(7):
+                if (mask >> rank) & 1:
+                    if (bits >> rank) & 1:
+                        result |= 1 << position
+                    position += 1
+            extract_low[mask * 128 + bits] = <uint8_t>result
+            if mask < 64 and bits < 64:
+                extract_high[mask * 64 + bits] = <uint8_t>result
+
+
+cdef inline Mask relative_ranks(Mask cards_in_suit, Mask out_in_suit) noexcept nogil:
+    """A hand's cards of one suit (13 bits) renumbered among the suit's cards still out, the top
+    one as rank 12: the form both searches' tables key positions by."""
+    cdef Mask low = out_in_suit & 0x7F
+    cdef Mask high = out_in_suit >> 7
+    cdef Mask packed = extract_low[low * 128 + (cards_in_suit & 0x7F)]
+    packed |= (<Mask>extract_high[high * 64 + ((cards_in_suit >> 7) & 0x3F)]) << popcount(low)
+    return packed << (13 - popcount(out_in_suit))

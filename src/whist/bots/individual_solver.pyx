@@ -36,10 +36,10 @@ a time, and the search runs without the GIL, so other threads (a server's) go on
 import threading
 
 
-from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 
-from whist.bots.cardbits cimport (Mask, bit, highest, lowest_bit, popcount, prefetch, replies, sure_trump_tricks,
-                                  table_alloc)
+from whist.bots.cardbits cimport (Mask, bit, build_rank_tables, highest, lowest_bit, popcount, prefetch,
+                                  relative_ranks, replies, sure_trump_tricks, table_alloc)
 
 
 cdef Mask SUIT = 0x1FFF
@@ -58,32 +58,33 @@ cdef enum:
     NOT_PROVEN = -(1 << 30)  # best_score's answer when the node budget ran out
 
 
+# 64 bytes, one cache line: a probe fetches a slot pair, two lines, for each set of
+# significant ranks its pattern has seen.
 cdef struct Entry:
-    Mask lengths[2]  # the position's pattern, as in ``Pattern``
-    Mask significant  # relative ranks (top of each suit) whose owners the answers depend on
+    Mask key[2]  # the position's pattern, as in ``Abstract``
     Mask owner[PLANES]  # bit i of each significant rank's owner, relative to the player
     uint32_t won[SETS]  # need sets proven won (0: none), the newest first
     uint32_t lost[SETS]  # need sets proven lost (0: none)
     uint32_t generation  # of the table's life that wrote it: older ones count as empty
-    uint8_t leader  # relative to the player
-    uint8_t context  # seats * 5 + strain + 1
-    uint8_t depth  # cards still out: the deeper of two entries costs more to find again
+    uint16_t shape  # the significant ranks, as ``shape_of`` codes them
     int8_t best_lead  # the lead that proved the last result, tried first next time
     int8_t player_card  # the card that worked for the player in this trick last time
 
 
 cdef struct Pattern:
-    Mask lengths[2]  # 4 bits per (relative seat, suit)
+    Mask key[2]  # as in ``Abstract``
     uint32_t generation
-    uint8_t leader
-    uint8_t context
     uint8_t count  # significance masks in use
+    uint16_t shapes[MASKS]  # ``masks`` as ``shape_of`` codes them
     Mask masks[MASKS]  # the significant ranks of this pattern's entries, the newest first
 
 
 # A position at a trick's start as the table sees it.
 cdef struct Abstract:
-    Mask lengths[2]
+    # The suit lengths, 4 bits per (relative seat, suit), 16 bits a seat: seats 0-3 in key[0],
+    # 4-6 in bits 0-47 of key[1]; bits 48-55 of key[1] hold the leader relative to the player and
+    # bits 56-63 the context.
+    Mask key[2]
     Mask owner[PLANES]
     Mask out[4]  # cards still out, per suit (13 bits)
     Mask pattern_hash
@@ -212,13 +213,16 @@ cdef inline void find_pattern(Abstract* position) noexcept nogil:
     """The position's suit lengths by relative seat and its pattern slot, fetched at once."""
     cdef int seat, suit, relative
     cdef Mask h
-    position.lengths[0] = position.lengths[1] = 0
+    position.key[0] = 0
+    position.key[1] = ((<Mask>context) << 56) | ((<Mask>relative_seat(leader)) << 48)
     for seat in range(seats):
         relative = relative_seat(seat)
         for suit in range(4):
-            position.lengths[relative // 4] |= (<Mask>popcount(suit_cards(hand[seat], suit))) << (16 * (relative % 4) + 4 * suit)
-    h = position.lengths[0] * <Mask>0x9E3779B97F4A7C15ULL
-    h ^= position.lengths[1] * <Mask>0xC2B2AE3D27D4EB4FULL
+            position.key[relative // 4] |= (<Mask>popcount(suit_cards(hand[seat], suit))) << (16 * (relative % 4) + 4 * suit)
+    h = position.key[0] * <Mask>0x9E3779B97F4A7C15ULL
+    # The leader and the context are mixed in apart from the lengths, as before the key held
+    # them: the same slots, so the same positions visited.
+    h ^= (position.key[1] & ((<Mask>1 << 48) - 1)) * <Mask>0xC2B2AE3D27D4EB4FULL
     h ^= (<Mask>(relative_seat(leader) * 64 + context)) * <Mask>0xFF51AFD7ED558CCDULL
     h ^= h >> 29
     h *= <Mask>0xBF58476D1CE4E5B9ULL
@@ -228,32 +232,28 @@ cdef inline void find_pattern(Abstract* position) noexcept nogil:
     prefetch(position.pattern)
 
 
+build_rank_tables()  # for relative_ranks
+
+
 cdef inline void abstract_position(Abstract* position) noexcept nogil:
     """Each suit's owners by relative rank (the top card still out as rank 12), after
     ``find_pattern``."""
-    cdef int seat, suit, relative, rank, card, plane
+    cdef int seat, suit, relative, plane
     cdef Mask left
-    cdef int code[52]
+    cdef Mask plane_cards[PLANES]
     for plane in range(PLANES):
         position.owner[plane] = 0
+        plane_cards[plane] = 0
     for seat in range(seats):
         relative = relative_seat(seat)
-        left = hand[seat]
-        while left:
-            card = lowest_bit(left)
-            left &= left - 1
-            code[card] = relative
+        for plane in range(PLANES):
+            if (relative >> plane) & 1:
+                plane_cards[plane] |= hand[seat]
     for suit in range(4):
         left = (remaining >> (13 * suit)) & SUIT
         position.out[suit] = left
-        rank = 12
-        while left:
-            card = highest(left)
-            left &= ~bit(card)
-            for plane in range(PLANES):
-                if (code[13 * suit + card] >> plane) & 1:
-                    position.owner[plane] |= bit(13 * suit + rank)
-            rank -= 1
+        for plane in range(PLANES):
+            position.owner[plane] |= relative_ranks(suit_cards(plane_cards[plane], suit), left) << (13 * suit)
 
 
 cdef inline Mask significant_ranks(Abstract* position, Mask used) noexcept nogil:
@@ -288,15 +288,33 @@ cdef inline Mask absolute_cards(Abstract* position, Mask significant) noexcept n
     return result
 
 
-cdef inline bint same_pattern(Mask* lengths, uint8_t entry_leader, uint8_t entry_context,
-                              Abstract* position) noexcept nogil:
-    return (lengths[0] == position.lengths[0] and lengths[1] == position.lengths[1]
-            and entry_leader == relative_seat(leader) and entry_context == context)
+cdef inline bint same_pattern(Mask* key, Abstract* position) noexcept nogil:
+    return key[0] == position.key[0] and key[1] == position.key[1]
 
 
-cdef inline bint same_class(Entry* entry, Abstract* position) noexcept nogil:
+cdef inline uint16_t shape_of(Mask significant) noexcept nogil:
+    """Significant ranks (a top of each suit) coded as their count per suit, 4 bits each."""
+    return <uint16_t>(popcount(significant & SUIT) | (popcount(significant & (SUIT << 13)) << 4)
+                      | (popcount(significant & (SUIT << 26)) << 8) | (popcount(significant & (SUIT << 39)) << 12))
+
+
+cdef inline int key_depth(Mask* key) noexcept nogil:
+    """The cards still out in a position with this key: the sum of its suit lengths."""
+    cdef Mask a = key[0]
+    cdef Mask b = key[1] & ((<Mask>1 << 48) - 1)
+    cdef int total = 0
+    while a:
+        total += <int>(a & 15)
+        a >>= 4
+    while b:
+        total += <int>(b & 15)
+        b >>= 4
+    return total
+
+
+cdef inline bint same_class(Entry* entry, Abstract* position, Mask significant) noexcept nogil:
     return (((entry.owner[0] ^ position.owner[0]) | (entry.owner[1] ^ position.owner[1])
-             | (entry.owner[2] ^ position.owner[2])) & entry.significant) == 0
+             | (entry.owner[2] ^ position.owner[2])) & significant) == 0
 
 
 cdef inline int settles(Entry* entry, Mask need) noexcept nogil:
@@ -323,28 +341,26 @@ cdef inline Entry* slot_pair(Abstract* position, Mask significant) noexcept nogi
     return &table[h & ((1 << ENTRY_BITS) - 2)]
 
 
-cdef inline bint entry_is(Entry* entry, Abstract* position, Mask significant) noexcept nogil:
-    return (entry.generation == generation and entry.significant == significant
-            and same_pattern(entry.lengths, entry.leader, entry.context, position)
-            and same_class(entry, position))
+cdef inline bint entry_is(Entry* entry, Abstract* position, Mask significant, uint16_t shape) noexcept nogil:
+    return (entry.generation == generation and entry.shape == shape
+            and same_pattern(entry.key, position) and same_class(entry, position, significant))
 
 
 cdef inline Entry* find_entry(Abstract* position, Mask significant) noexcept nogil:
-    return entry_in(slot_pair(position, significant), position, significant)
+    return entry_in(slot_pair(position, significant), position, significant, shape_of(significant))
 
 
-cdef inline Entry* entry_in(Entry* first, Abstract* position, Mask significant) noexcept nogil:
+cdef inline Entry* entry_in(Entry* first, Abstract* position, Mask significant, uint16_t shape) noexcept nogil:
     """The entry of ``position``'s class under ``significant`` in the slot pair at ``first``."""
-    if entry_is(first, position, significant):
+    if entry_is(first, position, significant, shape):
         return first
-    if entry_is(first + 1, position, significant):
+    if entry_is(first + 1, position, significant, shape):
         return first + 1
     return NULL
 
 
 cdef inline bint pattern_is(Pattern* pattern, Abstract* position) noexcept nogil:
-    return (pattern.generation == generation
-            and same_pattern(pattern.lengths, pattern.leader, pattern.context, position))
+    return pattern.generation == generation and same_pattern(pattern.key, position)
 
 
 cdef int probe(Abstract* position, Mask need, Mask* used, int* hint, int* player_card) noexcept nogil:
@@ -362,16 +378,15 @@ cdef int probe(Abstract* position, Mask need, Mask* used, int* hint, int* player
         return -1
     for i in range(pattern.count):
         slots[i] = slot_pair(position, pattern.masks[i])
-        prefetch(slots[i])  # a pair of entries spans up to three cache lines
-        prefetch(<char*>slots[i] + 64)
-        prefetch(<char*>(slots[i] + 2) - 1)
+        prefetch(slots[i])  # a pair of entries: two cache lines
+        prefetch(slots[i] + 1)
     for i in range(pattern.count):
-        entry = entry_in(slots[i], position, pattern.masks[i])
+        entry = entry_in(slots[i], position, pattern.masks[i], pattern.shapes[i])
         if entry == NULL:
             continue
         found = settles(entry, need)
         if found >= 0:
-            used[0] = absolute_cards(position, entry.significant)
+            used[0] = absolute_cards(position, pattern.masks[i])
             return found
         if hint[0] < 0 and entry.best_lead >= 0 and (hand[leader] >> entry.best_lead) & 1:
             hint[0] = entry.best_lead
@@ -416,10 +431,8 @@ cdef void note_mask(Abstract* position, Mask significant) noexcept nogil:
     cdef int i
     if not pattern_is(pattern, position):
         pattern.generation = generation
-        pattern.lengths[0] = position.lengths[0]
-        pattern.lengths[1] = position.lengths[1]
-        pattern.leader = relative_seat(leader)
-        pattern.context = context
+        pattern.key[0] = position.key[0]
+        pattern.key[1] = position.key[1]
         pattern.count = 0
     for i in range(pattern.count):
         if pattern.masks[i] == significant:
@@ -430,8 +443,10 @@ cdef void note_mask(Abstract* position, Mask significant) noexcept nogil:
         i = pattern.count - 1
     while i > 0:
         pattern.masks[i] = pattern.masks[i - 1]
+        pattern.shapes[i] = pattern.shapes[i - 1]
         i -= 1
     pattern.masks[0] = significant
+    pattern.shapes[0] = shape_of(significant)
 
 
 cdef void store(Abstract* position, Mask used, Mask need, bint won, int best_card, int player_card) noexcept nogil:
@@ -448,15 +463,13 @@ cdef void store(Abstract* position, Mask used, Mask need, bint won, int best_car
     if entry == NULL:
         entry = slot_pair(position, significant)
         other = entry + 1
-        if entry.generation == generation and (other.generation != generation or other.depth <= entry.depth):
+        if entry.generation == generation and (other.generation != generation
+                                               or key_depth(other.key) <= key_depth(entry.key)):
             entry = other
         entry.generation = generation
-        entry.lengths[0] = position.lengths[0]
-        entry.lengths[1] = position.lengths[1]
-        entry.leader = relative_seat(leader)
-        entry.context = context
-        entry.depth = popcount(remaining)
-        entry.significant = significant
+        entry.key[0] = position.key[0]
+        entry.key[1] = position.key[1]
+        entry.shape = shape_of(significant)
         for i in range(PLANES):
             entry.owner[i] = position.owner[i] & significant
         for i in range(SETS):

@@ -49,8 +49,8 @@ import threading
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc
 
-from whist.bots.cardbits cimport (Mask, bit, highest, lowest_bit, popcount, prefetch, replies, sure_trump_tricks,
-                                  table_alloc)
+from whist.bots.cardbits cimport (Mask, bit, build_rank_tables, highest, lowest_bit, popcount, prefetch,
+                                  relative_ranks, replies, sure_trump_tricks, table_alloc)
 
 
 cdef Mask SUIT = 0x1FFF
@@ -108,49 +108,11 @@ killer_lead[:] = [-1] * 14
 cdef int killer_second[14]
 killer_second[:] = [-1] * 14
 
-# Bit extraction by table (no BMI2 assumed): the low 7 and high 6 ranks of a suit separately.
-cdef uint8_t extract_low[128 * 128]
-cdef uint8_t extract_high[64 * 64]
-
-
-cdef void build_tables() noexcept:
-    cdef int mask, bits, position, rank, result
-    for mask in range(128):
-        for bits in range(128):
-            result = 0
-            position = 0
-            for rank in range(7):
-                if (mask >> rank) & 1:
-                    if (bits >> rank) & 1:
-                        result |= 1 << position
-                    position += 1
-            extract_low[mask * 128 + bits] = result
-    for mask in range(64):
-        for bits in range(64):
-            result = 0
-            position = 0
-            for rank in range(6):
-                if (mask >> rank) & 1:
-                    if (bits >> rank) & 1:
-                        result |= 1 << position
-                    position += 1
-            extract_high[mask * 64 + bits] = result
-
-
-build_tables()
+build_rank_tables()
 
 
 cdef inline Mask suit_of(Mask mask, int suit) noexcept nogil:
     return (mask >> (13 * suit)) & SUIT
-
-
-cdef inline Mask relative(Mask cards_in_suit, Mask out_in_suit) noexcept nogil:
-    """A hand's cards of one suit renumbered among the cards still out, the top one as rank 12."""
-    cdef Mask low = out_in_suit & 0x7F
-    cdef Mask high = out_in_suit >> 7
-    cdef Mask packed = extract_low[low * 128 + (cards_in_suit & 0x7F)]
-    packed |= (<Mask>extract_high[high * 64 + (cards_in_suit >> 7)]) << popcount(low)
-    return packed << (13 - popcount(out_in_suit))
 
 
 cdef inline bint beats(int card, int best) noexcept nogil:
@@ -473,7 +435,7 @@ cdef inline void abstract_position(Abstract* position) noexcept nogil:
         if position.out[suit] == 0:
             continue
         for seat in range(1, 4):
-            rel = relative(suit_of(hand[seat], suit), position.out[suit]) << (13 * suit)
+            rel = relative_ranks(suit_of(hand[seat], suit), position.out[suit]) << (13 * suit)
             if seat & 1:
                 position.odd |= rel
             if seat & 2:
