@@ -75,7 +75,6 @@ cdef struct Pattern:
     Mask key[2]  # as in ``Abstract``
     uint32_t generation
     uint8_t count  # significance masks in use
-    uint16_t shapes[MASKS]  # ``masks`` as ``shape_of`` codes them
     Mask masks[MASKS]  # the significant ranks of this pattern's entries, the newest first
 
 
@@ -220,10 +219,7 @@ cdef inline void find_pattern(Abstract* position) noexcept nogil:
         for suit in range(4):
             position.key[relative // 4] |= (<Mask>popcount(suit_cards(hand[seat], suit))) << (16 * (relative % 4) + 4 * suit)
     h = position.key[0] * <Mask>0x9E3779B97F4A7C15ULL
-    # The leader and the context are mixed in apart from the lengths, as before the key held
-    # them: the same slots, so the same positions visited.
-    h ^= (position.key[1] & ((<Mask>1 << 48) - 1)) * <Mask>0xC2B2AE3D27D4EB4FULL
-    h ^= (<Mask>(relative_seat(leader) * 64 + context)) * <Mask>0xFF51AFD7ED558CCDULL
+    h ^= position.key[1] * <Mask>0xC2B2AE3D27D4EB4FULL
     h ^= h >> 29
     h *= <Mask>0xBF58476D1CE4E5B9ULL
     h ^= h >> 32
@@ -347,11 +343,12 @@ cdef inline bint entry_is(Entry* entry, Abstract* position, Mask significant, ui
 
 
 cdef inline Entry* find_entry(Abstract* position, Mask significant) noexcept nogil:
-    return entry_in(slot_pair(position, significant), position, significant, shape_of(significant))
+    return entry_in(slot_pair(position, significant), position, significant)
 
 
-cdef inline Entry* entry_in(Entry* first, Abstract* position, Mask significant, uint16_t shape) noexcept nogil:
+cdef inline Entry* entry_in(Entry* first, Abstract* position, Mask significant) noexcept nogil:
     """The entry of ``position``'s class under ``significant`` in the slot pair at ``first``."""
+    cdef uint16_t shape = shape_of(significant)
     if entry_is(first, position, significant, shape):
         return first
     if entry_is(first + 1, position, significant, shape):
@@ -367,10 +364,8 @@ cdef inline void mask_to_front(Pattern* pattern, int i, Mask significant) noexce
     """Move the pattern's mask at ``i`` (``significant``, or a new one at the end) to the front."""
     while i > 0:
         pattern.masks[i] = pattern.masks[i - 1]
-        pattern.shapes[i] = pattern.shapes[i - 1]
         i -= 1
     pattern.masks[0] = significant
-    pattern.shapes[0] = shape_of(significant)
 
 
 cdef int probe(Abstract* position, Mask need, Mask* used, int* hint, int* player_card) noexcept nogil:
@@ -391,7 +386,7 @@ cdef int probe(Abstract* position, Mask need, Mask* used, int* hint, int* player
         prefetch(slots[i])  # a pair of entries: two cache lines
         prefetch(slots[i] + 1)
     for i in range(pattern.count):
-        entry = entry_in(slots[i], position, pattern.masks[i], pattern.shapes[i])
+        entry = entry_in(slots[i], position, pattern.masks[i])
         if entry == NULL:
             continue
         found = settles(entry, need)
