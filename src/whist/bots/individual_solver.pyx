@@ -328,13 +328,8 @@ cdef inline int settles(Entry* entry, Mask need) noexcept nogil:
     return -1
 
 
-cdef inline Entry* slot_pair(Abstract* position, Mask significant) noexcept nogil:
-    """The first of the two slots where the entry of ``position``'s class under ``significant``
-    may be."""
-    return &table[slot_index(class_hash(position, significant))]
-
-
 cdef inline uint32_t slot_index(Mask class_hashed) noexcept nogil:
+    """The first of the two slots where the entry of the class with this hash may be."""
     return <uint32_t>(class_hashed & ((1 << ENTRY_BITS) - 2))
 
 
@@ -360,10 +355,6 @@ cdef inline Mask class_hash(Abstract* position, Mask significant) noexcept nogil
 cdef inline bint entry_is(Entry* entry, Abstract* position, Mask significant, uint16_t shape) noexcept nogil:
     return (entry.generation == generation and entry.shape == shape
             and same_pattern(entry.key, position) and same_class(entry, position, significant))
-
-
-cdef inline Entry* find_entry(Abstract* position, Mask significant) noexcept nogil:
-    return entry_in(slot_pair(position, significant), position, significant)
 
 
 cdef inline Entry* entry_in(Entry* first, Abstract* position, Mask significant) noexcept nogil:
@@ -506,12 +497,13 @@ cdef void store(Abstract* position, Mask used, Mask need, bint won, int best_car
     else the shallower one's (the deeper results, near the root, cost the most to find again).
     """
     cdef Mask significant = significant_ranks(position, used)
-    cdef Entry* entry = find_entry(position, significant)
+    cdef Mask hashed = class_hash(position, significant)
+    cdef Entry* entry = entry_in(&table[slot_index(hashed)], position, significant)
     cdef Entry* other
     cdef int i
     note_mask(position, significant)
     if entry == NULL:
-        entry = slot_pair(position, significant)
+        entry = &table[slot_index(hashed)]
         other = entry + 1
         if entry.generation == generation and (other.generation != generation
                                                or key_depth(other.key) <= key_depth(entry.key)):
@@ -526,7 +518,7 @@ cdef void store(Abstract* position, Mask used, Mask need, bint won, int best_car
             entry.won[i] = entry.lost[i] = 0
         entry.best_lead = -1
         entry.player_card = -1
-        tags[entry - table] = tag_of(class_hash(position, significant))
+        tags[entry - table] = tag_of(hashed)
     if best_card >= 0:
         entry.best_lead = best_card
     if player_card >= 0:
@@ -1047,12 +1039,15 @@ cdef int load(tuple hands, int strain, int first, int player_seat, tuple trick) 
         seat = (first + position) % n
         if popcount(hand[seat]) != (left - 1 if position < len(trick) else left) or left > MAX_TRICKS:
             raise ValueError("every seat must hold as many cards, less the one played to the trick")
+    # Each allocated once, on first use; one that failed is asked for again at the next call.
     if table == NULL:
         table = <Entry*>table_alloc((1 << ENTRY_BITS) * sizeof(Entry))
+    if tags == NULL:
         tags = <uint32_t*>table_alloc((1 << ENTRY_BITS) * sizeof(uint32_t))
+    if patterns == NULL:
         patterns = <Pattern*>table_alloc((1 << PATTERN_BITS) * sizeof(Pattern))
-        if table == NULL or patterns == NULL or tags == NULL:
-            raise MemoryError("no memory for the transposition table")
+    if table == NULL or patterns == NULL or tags == NULL:
+        raise MemoryError("no memory for the transposition table")
     for card in range(64):
         killer[card] = -1
     for card in range(52):
