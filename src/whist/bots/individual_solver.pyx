@@ -51,7 +51,7 @@ cdef enum:
     MAX_MOVES = 20
     PATTERN_BITS = 16
     ENTRY_BITS = 21
-    PROBE_FIRST = 4  # a probe's first round of masks: 82% of the probes that answer end in it
+    PROBE_FIRST = 4  # a probe's first round of masks: 9 in 10 of the probes that answer end in it
     MASKS = 32  # significance masks kept per pattern: entries under older ones are forgotten
     NO_TRUMP = 4
     SETS = 2  # won and lost need sets kept per table entry
@@ -401,8 +401,8 @@ cdef int probe(Abstract* position, Mask need, Mask* used, int* hint, int* player
     waiting for them one by one took a quarter of the time.
 
     The sets go in two rounds: the first ``PROBE_FIRST``, the newest to answer, then the rest.
-    The first set answers 45% of the probes and the first four 82%, so most probes never work
-    out the other hashes or touch their tags (12% less time on whole Whistiti hands)."""
+    The first set answers 45% of all probes and the first four 82%, so most probes never work
+    out the other hashes or touch their tags (11% less time on whole Whistiti hands)."""
     cdef Pattern* pattern = position.pattern
     cdef Entry* entry
     cdef Entry* slots[MASKS]
