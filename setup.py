@@ -37,7 +37,10 @@ EXTENSIONS = [
     # The two searches share src/whist/bots/cardbits.pxd: "src" is where Cython finds it.
     Extension("whist.bots.dd.solver", ["src/whist/bots/dd/solver.pyx"], include_dirs=["src"],
               extra_compile_args=["-O3"], optional=True),
+    # Both compile src/whist/bots/individual_search.pxi: the search, and its helper thread.
     Extension("whist.bots.individual_solver", ["src/whist/bots/individual_solver.pyx"], include_dirs=["src"],
+              extra_compile_args=["-O3"], optional=True),
+    Extension("whist.bots.individual_helper", ["src/whist/bots/individual_helper.pyx"], include_dirs=["src"],
               extra_compile_args=["-O3"], optional=True),
 ]
 

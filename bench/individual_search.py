@@ -2,6 +2,7 @@
 
     python bench/individual_search.py [--hands 50] [--tricks 13] [--games israeli whistiti]
                                       [--budget 100000000] [--seed 1] [--each] [--card-values]
+                                      [--threads 1|2]
 
 For each game and size, ``hands`` random deals of that many tricks a seat, each with a random
 strain, leader and player, and the game's score for a random contract of 0 to 6 tricks (capped
@@ -10,7 +11,9 @@ starts with an empty transposition table and a budget of ``budget`` positions vi
 ``whist analyze`` uses by default); a search that runs out answers "not proven" rather than run
 on. Printed per game: the median, 90th percentile and slowest time, the median positions
 visited, how many searches were not proven, and the positions and CPU time of all the hands
-together (to compare two builds on hands they all prove). ``--card-values`` also times
+together (to compare two builds on hands they all prove), and the positions its helper thread
+visited besides (with ``--threads 2``, the default where two cores are free: the budget counts
+the search's positions, not the helper's). ``--card-values`` also times
 ``paranoid_card_values`` (every card of the player on move, what ``whist analyze`` asks at each
 card) the same way.
 """
@@ -54,6 +57,7 @@ def time_game(rng: random.Random, game: str, tricks: int, hands: int, budget: in
               card_values: bool) -> None:
     seconds: list[float] = []
     nodes: list[int] = []
+    helper_nodes = 0
     unproven = 0
     cpu_start = time.process_time()
     for _ in range(hands):
@@ -69,6 +73,7 @@ def time_game(rng: random.Random, game: str, tricks: int, hands: int, budget: in
             proven = paranoid_value_within(deal, trump, leader, player, score, nodes=budget) is not None
         seconds.append(time.perf_counter() - start)
         nodes.append(individual_solver.last_node_count())
+        helper_nodes += individual_solver.last_helper_node_count()
         unproven += not proven
         if each:
             print(f"   {game} {len(seconds)}: {seconds[-1]:8.3f} s, {nodes[-1]:11d} nodes"
@@ -78,7 +83,8 @@ def time_game(rng: random.Random, game: str, tricks: int, hands: int, budget: in
     print(f"{game:8s} {tricks:2d} tricks, {what}: median {statistics.median(seconds):7.3f} s,"
           f" p90 {percentile(seconds, 0.9):7.3f} s, max {max(seconds):7.3f} s,"
           f" median nodes {statistics.median(nodes):11.0f}, not proven {unproven} of {hands};"
-          f" in all {sum(nodes) / 1e6:.2f} million nodes, {cpu:.2f} s CPU", flush=True)
+          f" in all {sum(nodes) / 1e6:.2f} million nodes (the helper {helper_nodes / 1e6:.2f} million),"
+          f" {cpu:.2f} s CPU", flush=True)
 
 
 def main() -> None:
@@ -92,7 +98,11 @@ def main() -> None:
     parser.add_argument("--each", action="store_true", help="print every position's time too")
     parser.add_argument("--card-values", action="store_true",
                         help="time every card's value (paranoid_card_values) instead of the position's")
+    parser.add_argument("--threads", type=int, choices=[1, 2], default=individual_solver.threads_in_use(),
+                        help="threads a search runs on (2: with a helper thread on a second core)")
     args = parser.parse_args()
+    individual_solver.set_threads(args.threads)
+    print(f"searching on {individual_solver.threads_in_use()} thread(s)", flush=True)
     for tricks in args.tricks:
         for game in args.games:
             rng = random.Random(f"{args.seed}/{game}/{tricks}")

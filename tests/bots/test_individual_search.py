@@ -1,12 +1,12 @@
 """The individual-contract search (paranoid per player) against plain minimax over every
 line of play, and against max-n, on random small endings of every strain, mid-trick too; the
 compiled search against both Python searches, against itself with its table in other states on
-longer hands, and its budget ("not proven")."""
+longer hands, its budget ("not proven"), and its helper thread."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 
 import pytest
@@ -249,3 +249,101 @@ def test_without_the_compiled_search_a_budget_changes_nothing(monkeypatch: pytes
         hands, 0, leader, 1, score, trick)
     assert paranoid_card_values_within(hands, 0, leader, score, trick, nodes=1) == card_values_by_minimax(
         hands, 0, leader, score, trick, 0)
+
+
+# --- The helper thread --------------------------------------------------------------------------
+
+def helper_module_built() -> bool:
+    try:
+        from whist.bots import individual_helper  # noqa: F401
+    except ImportError:
+        return False
+    return compiled_search_available()
+
+
+needs_helper = pytest.mark.skipif(not helper_module_built(), reason="individual_helper is not built")
+
+
+@pytest.fixture
+def helper_always(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Two threads on every search, however short (the helper normally joins 9 tricks or more)."""
+    monkeypatch.setattr(individual_solver, "HELPER_FROM_TRICKS", 1)
+    before = individual_solver.threads_in_use()
+    individual_solver.set_threads(2)
+    yield
+    individual_solver.set_threads(before)
+
+
+@needs_helper
+@pytest.mark.usefixtures("helper_always")
+def test_with_a_helper_the_search_equals_plain_minimax() -> None:
+    rng = random.Random(31)
+    for tricks in range(1, 6):
+        for _ in range(25):
+            hands, leader, trick = random_ending(rng, tricks)
+            trump, player, score = rng.randrange(5), rng.randrange(4), any_score(rng, tricks)
+            taken = rng.randrange(3)
+            individual_solver.clear_table()
+            expected = paranoid_value_exhaustive(hands, trump, leader, player, score, trick, taken)
+            assert paranoid_value(hands, trump, leader, player, score, trick, taken) == expected
+
+
+@needs_helper
+@pytest.mark.usefixtures("helper_always")
+def test_with_a_helper_each_card_is_worth_the_minimax_value_after_it() -> None:
+    rng = random.Random(32)
+    for _ in range(20):
+        hands, leader, trick = random_ending(rng, 4)
+        trump, score = rng.randrange(5), any_score(rng, 4)
+        assert paranoid_card_values(hands, trump, leader, score, trick) == card_values_by_minimax(
+            hands, trump, leader, score, trick, 0)
+
+
+@needs_helper
+def test_whole_hands_are_worth_the_same_on_one_thread_and_two() -> None:
+    """13-trick hands, both games, a cold table each time: the helper's entries and answers
+    change how fast the value is found, never the value."""
+    rng = random.Random(33)
+    before = individual_solver.threads_in_use()
+    helped = 0
+    try:
+        for game in range(6):
+            cards = rng.sample(range(52), 52)
+            hands = tuple(sum(1 << card for card in cards[seat::4]) for seat in range(4))
+            trump, leader, player, contract = rng.randrange(5), rng.randrange(4), rng.randrange(4), rng.randrange(5)
+            score = partial(whistiti_score, contract) if game % 2 else partial(israeli_score, contract, over=True)
+            scores = tuple(score(more) for more in range(14))
+            values = []
+            for threads in (1, 2):
+                individual_solver.set_threads(threads)
+                individual_solver.clear_table()
+                values.append(individual_solver.paranoid_value(hands, trump, leader, player, (), scores, 3_000_000))
+                helped += threads == 2 and individual_solver.last_helper_node_count() > 0
+            assert values[0] is None or values[1] is None or values[0] == values[1]
+    finally:
+        individual_solver.set_threads(before)
+    if individual_solver.threads_in_use() == 2 or before == 2:
+        assert helped > 0  # the helper did search
+
+
+@needs_helper
+def test_a_search_alone_after_a_helped_one_is_not_cut_short(helper_always: None) -> None:
+    """The test count the helper answers by is left over after a helped search; a search that
+    runs no tests of its own (``can_force``) must not take it as answered."""
+    rng = random.Random(34)
+    hands, leader, trick = random_ending(rng, 5)
+    paranoid_value(hands, 0, leader, 0, partial(whistiti_score, 2), trick)
+    def in_set(counts: set[int], tricks: int) -> int:
+        return int(tricks in counts)
+
+    for need in range(1, 64):
+        want = {more for more in range(6) if need >> more & 1}
+        expected = paranoid_value_python(hands, 0, leader, 0, partial(in_set, want), trick) == 1
+        individual_solver.clear_table()
+        assert individual_solver.can_force(hands, 0, leader, 0, trick, need) == expected
+
+
+@needs_compiled
+def test_the_thread_count_is_one_or_two() -> None:
+    with pytest.raises(ValueError, match="1 or 2 threads"):
+        individual_solver.set_threads(3)
