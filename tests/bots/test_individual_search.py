@@ -6,6 +6,7 @@ longer hands, its budget ("not proven"), and its helper thread."""
 from __future__ import annotations
 
 import random
+import threading
 from collections.abc import Callable, Iterator
 from functools import partial
 
@@ -347,3 +348,19 @@ def test_a_search_alone_after_a_helped_one_is_not_cut_short(helper_always: None)
 def test_the_thread_count_is_one_or_two() -> None:
     with pytest.raises(ValueError, match="1 or 2 threads"):
         individual_solver.set_threads(3)
+
+
+@needs_helper
+def test_without_a_thread_to_spare_the_search_runs_alone(helper_always: None,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_thread(self: object) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", no_thread)
+    rng = random.Random(35)
+    for _ in range(5):
+        hands, leader, trick = random_ending(rng, 4)
+        trump, player, score = rng.randrange(5), rng.randrange(4), any_score(rng, 4)
+        expected = paranoid_value_exhaustive(hands, trump, leader, player, score, trick)
+        assert paranoid_value(hands, trump, leader, player, score, trick) == expected
+        assert individual_solver.last_helper_node_count() == 0

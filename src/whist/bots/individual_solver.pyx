@@ -87,7 +87,8 @@ def threads_in_use() -> int:
 @contextmanager
 def _helper_thread(tuple hands, int strain, int first, int player_seat, tuple trick, int left) -> Iterator[None]:
     """A helper thread for the searches made inside, when it pays; called with ``SEARCHING``
-    held and the position loaded."""
+    held and the position loaded. Where no thread can be started the search runs alone."""
+    global helped
     control.helper_nodes = 0
     if threads_in_use() < 2 or left < HELPER_FROM_TRICKS:
         yield
@@ -97,9 +98,12 @@ def _helper_thread(tuple hands, int strain, int first, int player_seat, tuple tr
               (sizeof(Entry), sizeof(Pattern), sizeof(Control)))
     thread = threading.Thread(target=individual_helper.help_search, name="individual search helper",
                               args=(tables, hands, strain, first, player_seat, trick), daemon=True)
-    global helped
+    try:
+        thread.start()
+    except RuntimeError:  # the process may start no more threads
+        yield
+        return
     helped = True
-    thread.start()
     try:
         yield
     finally:
