@@ -13,6 +13,28 @@ include "individual_search.pxi"
 SEARCHING = threading.Lock()
 
 
+cdef void help_until_stopped() noexcept nogil:
+    """The helper thread's work: each test the search begins, searched until the search moves
+    on; an answer found first goes to the search. Returns when the search ends."""
+    global test_number, aborted, nodes, node_limit
+    cdef long long test
+    cdef bint result
+    node_limit = NO_LIMIT  # the search's own budget ends both
+    while load_acquire(&control.stop) == 0:
+        test = load_acquire(&control.test)
+        if test == test_number:
+            usleep(20)  # between two of the search's tests
+            continue
+        test_number = test
+        aborted = False
+        nodes = 0
+        result = search_test(<int>control.seat, <int>control.card, <Mask>control.need)
+        control.helper_nodes += nodes
+        if not aborted:
+            control.answer = result
+            store_release(&control.answered, test)
+
+
 def help_search(tuple tables, tuple hands, int strain, int first, int player_seat, tuple trick) -> None:
     """Help ``individual_solver``'s search of this position until it ends. ``tables`` holds the
     addresses of its table, tags, patterns and control block, its table generation and the sizes

@@ -1187,13 +1187,6 @@ cdef int load(tuple hands, int strain, int first, int player_seat, tuple trick) 
     return left
 
 
-cdef int load_scores(tuple scores, int left, int* table_out) except -1:
-    if len(scores) != left + 1:
-        raise ValueError(f"scores must give a score for 0 to {left} more tricks, not {len(scores)} values")
-    for k in range(left + 1):
-        table_out[k] = scores[k]
-    return 0
-
 cdef void start_count(long long budget) noexcept:
     """Count the nodes of the next search afresh, stopping it after ``budget`` (0: no limit);
     the nodes of the search before go to ``total_nodes``."""
@@ -1202,24 +1195,3 @@ cdef void start_count(long long budget) noexcept:
     nodes = 0
     node_limit = budget if budget > 0 else NO_LIMIT
     aborted = False
-
-cdef void help_until_stopped() noexcept nogil:
-    """The helper thread's work: each test the search begins, searched until the search moves
-    on; an answer found first goes to the search. Returns when the search ends."""
-    global test_number, aborted, nodes, node_limit
-    cdef long long test
-    cdef bint result
-    node_limit = NO_LIMIT  # the search's own budget ends both
-    while load_acquire(&control.stop) == 0:
-        test = load_acquire(&control.test)
-        if test == test_number:
-            usleep(20)  # between two of the search's tests
-            continue
-        test_number = test
-        aborted = False
-        nodes = 0
-        result = search_test(<int>control.seat, <int>control.card, <Mask>control.need)
-        control.helper_nodes += nodes
-        if not aborted:
-            control.answer = result
-            store_release(&control.answered, test)

@@ -53,6 +53,14 @@ cdef bint helper = False  # this module's thread answers; see individual_search.
 include "individual_search.pxi"
 
 
+cdef int load_scores(tuple scores, int left, int* table_out) except -1:
+    if len(scores) != left + 1:
+        raise ValueError(f"scores must give a score for 0 to {left} more tricks, not {len(scores)} values")
+    for k in range(left + 1):
+        table_out[k] = scores[k]
+    return 0
+
+
 SEARCHING = threading.Lock()
 # Below this a whole search takes milliseconds, about what starting a thread costs.
 HELPER_FROM_TRICKS = 9
