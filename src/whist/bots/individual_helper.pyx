@@ -40,11 +40,11 @@ def help_search(tuple tables, tuple hands, int strain, int first, int player_sea
     addresses of its table, tags, patterns and control block, its table generation and the sizes
     of those structures: a helper built from other sources returns at once."""
     global table, tags, patterns, control, generation, test_number
-    if tables[5] != (sizeof(Entry), sizeof(Pattern), sizeof(Control)):
+    if tables[5] != (sizeof(Entry), sizeof(Pattern), sizeof(Control), sizeof(Tag)):
         return
     with SEARCHING:
         table = <Entry*><size_t>tables[0]
-        tags = <uint32_t*><size_t>tables[1]
+        tags = <Tag*><size_t>tables[1]
         patterns = <Pattern*><size_t>tables[2]
         control = <Control*><size_t>tables[3]
         generation = tables[4]
