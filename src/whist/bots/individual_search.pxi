@@ -841,6 +841,9 @@ cdef int order_moves(int seat, int* moves, bint player_wants) noexcept nogil:
         follow = full & (SUIT << (13 * (cards[0] // 13)))
         if follow:
             legal = follow
+    if (legal & (legal - 1)) == 0:  # one card: nothing to order (a third of the others' turns)
+        moves[0] = lowest_bit(legal)
+        return 1
     while legal:
         card = highest(legal)
         legal &= ~((<Mask>1) << card)
