@@ -841,7 +841,7 @@ cdef int order_moves(int seat, int* moves, bint player_wants) noexcept nogil:
         follow = full & (SUIT << (13 * (cards[0] // 13)))
         if follow:
             legal = follow
-    if (legal & (legal - 1)) == 0:  # one card: nothing to order (a third of the others' turns)
+    if (legal & (legal - 1)) == 0:  # one card, a fifth of all turns: nothing to order
         moves[0] = lowest_bit(legal)
         return 1
     while legal:
