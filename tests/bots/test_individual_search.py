@@ -364,3 +364,22 @@ def test_without_a_thread_to_spare_the_search_runs_alone(helper_always: None,
         expected = paranoid_value_exhaustive(hands, trump, leader, player, score, trick)
         assert paranoid_value(hands, trump, leader, player, score, trick) == expected
         assert individual_solver.last_helper_node_count() == 0
+
+
+@needs_helper
+def test_a_helper_built_from_other_sources_returns_at_once() -> None:
+    """Its structures' sizes differ from the search's: it must not touch the tables it is given
+    (null addresses here, which it would crash on)."""
+    from whist.bots import individual_helper
+
+    other_layout = (1, 2, 3, 4)
+    hands = (0b1, 0b10, 0b100, 0b1000)
+    done = threading.Event()
+
+    def help_and_return() -> None:
+        individual_helper.help_search((0, 0, 0, 0, 1, other_layout), hands, 4, 0, 0, ())
+        done.set()
+
+    thread = threading.Thread(target=help_and_return, daemon=True)
+    thread.start()
+    assert done.wait(timeout=10)  # a helper that went on would wait for a stop that never comes

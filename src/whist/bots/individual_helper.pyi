@@ -1,5 +1,5 @@
 """Types of the individual search's helper thread (individual_helper.pyx): only
 ``individual_solver`` calls it."""
 
-def help_search(tables: tuple[int, ...], hands: tuple[int, ...], strain: int, first: int, player_seat: int,
+def help_search(tables: tuple[object, ...], hands: tuple[int, ...], strain: int, first: int, player_seat: int,
                 trick: tuple[int, ...]) -> None: ...

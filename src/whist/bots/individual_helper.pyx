@@ -40,7 +40,7 @@ def help_search(tuple tables, tuple hands, int strain, int first, int player_sea
     addresses of its table, tags, patterns and control block, its table generation and the sizes
     of those structures: a helper built from other sources returns at once."""
     global table, tags, patterns, control, generation, test_number
-    if tables[5] != (sizeof(Entry), sizeof(Pattern), sizeof(Control), sizeof(Tag)):
+    if tables[5] != table_layout():
         return
     with SEARCHING:
         table = <Entry*><size_t>tables[0]

@@ -162,6 +162,12 @@ cdef int worked[MAX_TRICKS + 2]
 cdef int reach_sum[MAX_TRICKS + 2]  # per trick: the bounds' lowest and highest counts, added
 
 
+cdef tuple table_layout():
+    """The sizes of what the two modules share: a helper runs only beside a search whose sizes
+    are its own (one built from other sources would read the tables wrongly)."""
+    return (sizeof(Entry), sizeof(Pattern), sizeof(Control), sizeof(Tag))
+
+
 cdef inline Mask span(int low, int high) noexcept nogil:
     """The need-set bits ``low`` to ``high``, both included (empty when ``low > high``)."""
     if low > high:

@@ -102,8 +102,7 @@ def _helper_thread(tuple hands, int strain, int first, int player_seat, tuple tr
         yield
         return
     store_release(&control.stop, 0)
-    tables = (<size_t>table, <size_t>tags, <size_t>patterns, <size_t>control, generation,
-              (sizeof(Entry), sizeof(Pattern), sizeof(Control), sizeof(Tag)))
+    tables = (<size_t>table, <size_t>tags, <size_t>patterns, <size_t>control, generation, table_layout())
     thread = threading.Thread(target=individual_helper.help_search, name="individual search helper",
                               args=(tables, hands, strain, first, player_seat, trick), daemon=True)
     try:
