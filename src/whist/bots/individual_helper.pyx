@@ -5,7 +5,7 @@ compiled a second time, so that this thread has its own position and heuristics 
 
 import threading
 
-cdef bint helper = True  # reverse the order after the first card; see individual_search.pxi
+cdef bint helper = True  # at the others' turns, reverse the order after the first card; see individual_search.pxi
 
 include "individual_search.pxi"
 

@@ -926,10 +926,13 @@ cdef inline void promote(int* moves, int count, int card) noexcept nogil:
 
 
 cdef inline void reverse_after_first(int* moves, int count) noexcept nogil:
-    """The helper thread's order: the same first card, the others in reverse. Where every card
-    must be searched (the others' turns when the player wins, the player's when they lose), the
-    two threads then start at opposite ends, and each finds the other's results in the table;
-    where one card settles the position it is still tried first."""
+    """The helper thread's order at the others' turns: the same first card, the others in
+    reverse. Where every card must be searched (the others' turns when the player wins), the two
+    threads then start at opposite ends, and each finds the other's results in the table; where
+    one card settles the position it is still tried first. At the player's turns the helper
+    keeps the search's order: reversed there too, on one test of a whole Whistiti hand the
+    helper's results made the search visit 57 million positions where alone it visited 29.5
+    million (with the others' turns only reversed, 14 to 15 million)."""
     cdef int i = 1
     cdef int j = count - 1
     cdef int card
@@ -1022,7 +1025,7 @@ cdef bint search(Mask need, Mask* used) noexcept nogil:
         promote(moves, count, hint)
     elif seat == player and player_hint[left] >= 0:
         promote(moves, count, player_hint[left])
-    if helper:
+    if helper and seat != player:
         reverse_after_first(moves, count)
     # The player needs one card that works; the others need one card that defeats the player.
     result = seat != player
