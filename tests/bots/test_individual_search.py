@@ -206,6 +206,28 @@ def test_compiled_search_equals_plain_minimax_with_both_games_scores(seed: int, 
 
 
 @needs_compiled
+def test_a_set_whose_floor_the_player_cannot_force_is_lost() -> None:
+    """A Whistiti score asks for sets with a floor and a ceiling ("2 to 4 tricks"). The compiled
+    search first asks whether the player can force the floor alone, and where they cannot, takes
+    the set, and every later set with as high a floor, as lost without searching it. On endings
+    where the player cannot force their contract's floor, and on the others, the value is still
+    plain minimax's."""
+    rng = random.Random(12)
+    floors_lost = 0
+    for _ in range(120):
+        tricks = rng.randrange(3, 5)
+        hands, leader, trick = random_ending(rng, tricks)
+        trump, player, taken = rng.randrange(5), rng.randrange(4), rng.randrange(2)
+        contract = taken + rng.randrange(1, tricks + 1)
+        score = partial(whistiti_score, contract)
+        most = paranoid_value_exhaustive(hands, trump, leader, player, lambda won: won, trick, taken)
+        floors_lost += most < contract
+        expected = paranoid_value_exhaustive(hands, trump, leader, player, score, trick, taken)
+        assert paranoid_value(hands, trump, leader, player, score, trick, taken) == expected
+    assert floors_lost >= 20  # the cases the floor test settles are among them
+
+
+@needs_compiled
 def test_a_position_is_worth_its_best_card_on_longer_hands() -> None:
     """Where plain minimax is out of reach (7 to 9 tricks): the value of a position for the seat
     on move is the best of its cards' values, each found with the table in another state (cold,
