@@ -600,8 +600,9 @@ cdef void store(Abstract* position, Mask used, Mask need, bint won, int best_car
         entry.best_lead = -1
         entry.player_card = -1
         tags[entry - table] = tag_of(hashed)
-    # The helper's cards are found in its reversed order, often not the best, and a floor
-    # test's (see ``floor_test``) push the other way: neither is kept.
+    # Not kept: the helper's cards (at the others' turns it finds them in reversed order, often
+    # not the best; keeping its player's cards as well was slower) and a floor test's (see
+    # ``floor_test``), which push the other way.
     if best_card >= 0 and not helper and not floor_testing:
         entry.best_lead = best_card
     if player_card >= 0 and not helper and not floor_testing:
