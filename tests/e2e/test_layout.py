@@ -18,7 +18,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 from server_kit import COOKIE, RealConn, connect_real
@@ -60,13 +60,13 @@ LAYOUT_FACTS = """() => {
 
 
 def guest_cookie(base_url: str, name: str) -> str:
-    response = httpx.post(base_url + "/api/guest", json={"name": name})
+    response = httpx2.post(base_url + "/api/guest", json={"name": name})
     assert response.status_code == 200, response.text
     return response.cookies[COOKIE]
 
 
 def join(base_url: str, cookie: str, table_id: str, seat: int) -> None:
-    response = httpx.post(f"{base_url}/api/tables/{table_id}/join", json={"seat": seat},
+    response = httpx2.post(f"{base_url}/api/tables/{table_id}/join", json={"seat": seat},
                           cookies={COOKIE: cookie})
     assert response.status_code == 200, response.text
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from httpx import Response
+from httpx2 import Response
 from server_kit import connect, create_table, live, seats_json, sign_in, stored_actions, use
 from starlette.types import ASGIApp, Receive, Scope, Send
 from typer.testing import CliRunner

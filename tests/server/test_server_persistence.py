@@ -14,7 +14,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
 from server_kit import (
@@ -48,13 +48,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 def guest(server: Any, name: str) -> str:
     """A new guest on the real server; returns the session cookie."""
-    answer = httpx.post(server.url + "/api/guest", json={"name": name}, timeout=10)
+    answer = httpx2.post(server.url + "/api/guest", json={"name": name}, timeout=10)
     assert answer.status_code == 200, answer.text
     return answer.cookies[COOKIE]
 
 
 def call(server: Any, cookie: str, method: str, path: str, body: dict[str, Any]) -> Message:
-    answer = httpx.request(method, server.url + path, json=body, cookies={COOKIE: cookie}, timeout=10)
+    answer = httpx2.request(method, server.url + path, json=body, cookies={COOKIE: cookie}, timeout=10)
     assert answer.status_code in (200, 201), answer.text
     result: Message = answer.json()
     return result
@@ -101,7 +101,7 @@ def test_kill_and_restart_mid_hand(database_url: str, make_server: Callable[...,
         server.kill()
 
     server.start()
-    assert httpx.get(server.url + "/health").json()["tables"] == 1
+    assert httpx2.get(server.url + "/health").json()["tables"] == 1
     with ExitStack() as stack:
         conns = {seat: stack.enter_context(connect_real(server.url, cookies[seat], table_id)) for seat in range(3)}
         for seat, conn in conns.items():
