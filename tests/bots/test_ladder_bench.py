@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import ast
+import json
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from bench_kit import load_bench
@@ -57,12 +59,31 @@ def test_a_small_round_robin_writes_rows_that_rate_again_alike(ladder: ModuleTyp
     [(command, again)] = list(ladder.read_rows(rows))
     assert again == played[0] and len(again) == 6 and "bench/ladder.py" in command
     table = ladder.rate_games(ladder.interleave([again]))
-    module = ladder.ratings_module(table, [command], len(again))
+    module = ladder.ratings_module(table, {"whistiti": ladder.source_text([command], len(again))})
     tree = ast.parse(module)
-    namespace: dict[str, object] = {}
+    namespace: dict[str, Any] = {}
     exec(compile(tree, "ladder_ratings.py", "exec"), namespace)
     assert namespace["LADDER_RATINGS"] == table
-    assert "Generated: do not edit" in module and command in " ".join(module.split())  # wrapped at spaces
+    assert "do not edit" in module and command in namespace["LADDER_SOURCES"]["whistiti"]
+
+
+def test_writing_the_ratings_of_one_game_keeps_the_other_games(ladder: ModuleType, tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    kept = {"classic": {"random": (19.0, 1.5), "easy": (23.0, 1.4), "medium": (25.0, 1.4)}}
+    ratings_file = tmp_path / "ladder_ratings.py"
+    ratings_file.write_text(ladder.ratings_module(kept, {"classic": "made by hand for this test"}))
+    monkeypatch.setattr(ladder, "RATINGS_MODULE", ratings_file)
+    rows = tmp_path / "rows.jsonl"
+    hands = [[["medium", "easy", "medium", "easy"], [10, -10, 5, -5]]] * 8
+    rows.write_text(json.dumps({"command": "python bench/ladder.py --round-robin (test)", "game": "whistiti",
+                                "levels": ["medium", "easy"], "hands": hands}) + "\n")
+    args = argparse.Namespace(from_rows=[rows], rows=None, json=None, write=True)
+    ladder.run_round_robin(args)
+    ratings, sources = ladder.current_ratings()
+    assert ratings["classic"] == kept["classic"] and sources["classic"] == "made by hand for this test"
+    assert ratings["whistiti"]["medium"] == (25.0, ratings["whistiti"]["medium"][1])
+    assert ratings["whistiti"]["easy"][0] < 25.0
+    assert "8 hands" in sources["whistiti"] and "(test)" in sources["whistiti"]
 
 
 def test_pairs_must_name_a_lower_then_a_higher_level(ladder: ModuleType) -> None:
