@@ -81,7 +81,7 @@ def test_writing_the_ratings_of_one_game_keeps_the_other_games(ladder: ModuleTyp
     ladder.run_round_robin(args)
     ratings, sources = ladder.current_ratings()
     assert ratings["classic"] == kept["classic"] and sources["classic"] == "made by hand for this test"
-    assert ratings["whistiti"]["medium"] == (25.0, ratings["whistiti"]["medium"][1])
+    assert ratings["whistiti"]["medium"][0] == 25.0
     assert ratings["whistiti"]["easy"][0] < 25.0
     assert "8 hands" in sources["whistiti"] and "(test)" in sources["whistiti"]
 

@@ -67,7 +67,7 @@ def guest_cookie(base_url: str, name: str) -> str:
 
 def join(base_url: str, cookie: str, table_id: str, seat: int) -> None:
     response = httpx2.post(f"{base_url}/api/tables/{table_id}/join", json={"seat": seat},
-                          cookies={COOKIE: cookie})
+                           cookies={COOKIE: cookie})
     assert response.status_code == 200, response.text
 
 
