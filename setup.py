@@ -28,20 +28,20 @@ class BuildExtWithoutStale(build_ext):
 
 
 EXTENSIONS = [
-    Extension("whist.core.fastplay", ["src/whist/core/fastplay.pyx"], optional=True),
-    # fastplayout weighs deals by the bids with fastestimate's estimate (src/whist/bots/fastestimate.pxd).
-    Extension("whist.bots.fastplayout", ["src/whist/bots/fastplayout.pyx"], include_dirs=["src"],
+    Extension("israeli_whist.core.fastplay", ["src/israeli_whist/core/fastplay.pyx"], optional=True),
+    # fastplayout weighs deals by the bids with fastestimate's estimate (src/israeli_whist/bots/fastestimate.pxd).
+    Extension("israeli_whist.bots.fastplayout", ["src/israeli_whist/bots/fastplayout.pyx"], include_dirs=["src"],
               extra_compile_args=["-O3"], optional=True),
-    Extension("whist.bots.fastestimate", ["src/whist/bots/fastestimate.pyx"], extra_compile_args=["-O3"],
-              optional=True),
-    # The two searches share src/whist/bots/cardbits.pxd: "src" is where Cython finds it.
-    Extension("whist.bots.dd.solver", ["src/whist/bots/dd/solver.pyx"], include_dirs=["src"],
+    Extension("israeli_whist.bots.fastestimate", ["src/israeli_whist/bots/fastestimate.pyx"],
               extra_compile_args=["-O3"], optional=True),
-    # Both compile src/whist/bots/individual_search.pxi: the search, and its helper thread.
-    Extension("whist.bots.individual_solver", ["src/whist/bots/individual_solver.pyx"], include_dirs=["src"],
+    # The two searches share src/israeli_whist/bots/cardbits.pxd: "src" is where Cython finds it.
+    Extension("israeli_whist.bots.dd.solver", ["src/israeli_whist/bots/dd/solver.pyx"], include_dirs=["src"],
               extra_compile_args=["-O3"], optional=True),
-    Extension("whist.bots.individual_helper", ["src/whist/bots/individual_helper.pyx"], include_dirs=["src"],
-              extra_compile_args=["-O3"], optional=True),
+    # Both compile src/israeli_whist/bots/individual_search.pxi: the search, and its helper thread.
+    Extension("israeli_whist.bots.individual_solver", ["src/israeli_whist/bots/individual_solver.pyx"],
+              include_dirs=["src"], extra_compile_args=["-O3"], optional=True),
+    Extension("israeli_whist.bots.individual_helper", ["src/israeli_whist/bots/individual_helper.pyx"],
+              include_dirs=["src"], extra_compile_args=["-O3"], optional=True),
 ]
 
 if __name__ == "__main__":  # the build runs this file as a script; tests import it for the class

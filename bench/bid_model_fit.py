@@ -4,7 +4,7 @@ Bids are collected with the true hands behind them: from hands of our games play
 of one level (``--level``, the anytime expert by default), and from OpenSpiel's C++ ISMCTS
 bidding in ``oh_hell`` (4 players, 12 cards, scored as Whistiti), where the [rl] extra is
 installed. For each bid, the miss is the contract less a model's expected bid for the bidder's
-hand at the bid (``whist.bots.inference``): the basic bot's estimate with its zero line (the
+hand at the bid (``israeli_whist.bots.inference``): the basic bot's estimate with its zero line (the
 model before the mixture), the estimate plus ``SEARCHER_OFFSET`` (a searching player), and,
 for the mixture the inference uses, the mean log-likelihood of the bids (higher fits better).
 It prints the mean, spread and root mean square of each model's misses.
@@ -20,12 +20,12 @@ import random
 import statistics
 from collections.abc import Iterator
 
-from whist.bots.inference import BID_SPREAD, SEARCHER_OFFSET, BidLikelihood
-from whist.bots.registry import make_bot
-from whist.core.actions import Phase
-from whist.core.cards import CardSet
-from whist.core.games import make_game
-from whist.core.views import SeatView, seat_view
+from israeli_whist.bots.inference import BID_SPREAD, SEARCHER_OFFSET, BidLikelihood
+from israeli_whist.bots.registry import make_bot
+from israeli_whist.core.actions import Phase
+from israeli_whist.core.cards import CardSet
+from israeli_whist.core.games import make_game
+from israeli_whist.core.views import SeatView, seat_view
 
 Bid = tuple[SeatView, int, CardSet]  # a view with every bid in, a bidder, the bidder's hand now
 
@@ -45,8 +45,8 @@ def table_bids(game_name: str, preset: str, hands: int, seed: int, level: str) -
 
 def ismcts_bids(deals: int, seed: int) -> Iterator[Bid]:
     # Imported here: OpenSpiel and the bench's match come with the [rl] extra.
+    from israeli_whist.rl.openspiel_ohhell import oh_hell_view, our_card
     from vs_openspiel_ismcts import OhHellMatch, draw_deals  # type: ignore[import-not-found]
-    from whist.rl.openspiel_ohhell import oh_hell_view, our_card
 
     match = OhHellMatch(10.0)
     for number, deal in enumerate(draw_deals(deals, random.Random(seed))):

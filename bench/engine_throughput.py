@@ -21,8 +21,8 @@ import statistics
 import time
 from collections.abc import Callable
 
-from whist.core.games import make_game
-from whist.core.state import compiled_play_available, use_compiled_play
+from israeli_whist.core.games import make_game
+from israeli_whist.core.state import compiled_play_available, use_compiled_play
 
 OPEN_SPIEL_OH_HELL = "oh_hell(players=4,num_tricks_fixed=12,off_bid_penalty=true,points_per_trick=5)"
 

@@ -21,12 +21,12 @@ import random
 import statistics
 import time
 
-from whist.bots.budget import Clock, Race
-from whist.bots.expert import ExpertBot, ExpertSettings, _finish_value, distinct_cards
-from whist.bots.registry import make_bot
-from whist.core.actions import Phase
-from whist.core.games import make_game
-from whist.core.views import SeatView, seat_view
+from israeli_whist.bots.budget import Clock, Race
+from israeli_whist.bots.expert import ExpertBot, ExpertSettings, _finish_value, distinct_cards
+from israeli_whist.bots.registry import make_bot
+from israeli_whist.core.actions import Phase
+from israeli_whist.core.games import make_game
+from israeli_whist.core.views import SeatView, seat_view
 
 
 def positions(game_name: str, count: int, rng: random.Random) -> list[SeatView]:

@@ -19,9 +19,9 @@ import statistics
 import time
 from collections import defaultdict
 
-from whist.bots.expert import ExpertBot
-from whist.core.games import make_game
-from whist.core.views import seat_view
+from israeli_whist.bots.expert import ExpertBot
+from israeli_whist.core.games import make_game
+from israeli_whist.core.views import seat_view
 
 GAMES = {"israeli": "Israeli Whist", "whistiti": "Whistiti", "classic": "Classic Whist"}
 OH_HELL = "oh_hell(players=4,num_tricks_fixed=12,off_bid_penalty=true,points_per_trick=5)"

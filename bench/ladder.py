@@ -1,20 +1,20 @@
 """The ladder of bot levels: is each level a real step above the one below, and what rating
 does each level earn?
 
-Two runs, both duplicate matches of ``whist.bots.tournament`` (the same deals with the two bots
+Two runs, both duplicate matches of ``israeli_whist.bots.tournament`` (the same deals with the two bots
 in every seat arrangement), per game:
 
 - **Neighbouring pairs** (the default): easy-medium, medium-hard and hard-expert (``--pairs``
   chooses). It prints the mean points a hand of the higher level less the lower one's, paired
   by deal, with its 95% confidence interval, and whether the interval is above zero.
 - **Round robin** (``--round-robin``): every pair of ``--levels`` in every game. Each hand it
-  plays feeds OpenSkill's Plackett-Luce model, the leaderboard's (``whist.server.ratings``):
+  plays feeds OpenSkill's Plackett-Luce model, the leaderboard's (``israeli_whist.server.ratings``):
   each seat a team of one (in Classic Whist each side a team of two), places by the hand's
   points, ties tied. A level's rating is updated by each seat it held. The ratings are then
   shifted, per game, so that medium's mu is 25: a new player starts level with the basic bot.
   ``--rows`` keeps every hand (JSON lines, one match a line, written as each match ends) and
   ``--from-rows`` rates such a file again without playing; ``--write`` writes the games rated
-  into ``src/whist/bots/ladder_ratings.py``, the other games' ratings kept as they were.
+  into ``src/israeli_whist/bots/ladder_ratings.py``, the other games' ratings kept as they were.
 
 The expert thinks for a CPU-time budget, so its results depend on the machine's speed.
 
@@ -41,14 +41,14 @@ from typing import Any, TypeVar
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from whist.bots.tournament import TournamentResult, run_tournament, seat_arrangements, spec_from
-from whist.core.games import make_game
+from israeli_whist.bots.tournament import TournamentResult, run_tournament, seat_arrangements, spec_from
+from israeli_whist.core.games import make_game
 
 TITLES = {"israeli": "Israeli Whist", "classic": "Classic Whist", "whistiti": "Whistiti"}
 LADDER = ("easy", "medium", "hard", "expert")
 NEIGHBOURS = tuple(f"{low}-{high}" for low, high in itertools.pairwise(LADDER))
 ANCHOR_LEVEL, ANCHOR_MU = "medium", 25.0  # the basic bot's rating, where a new player starts
-RATINGS_MODULE = Path(__file__).resolve().parent.parent / "src" / "whist" / "bots" / "ladder_ratings.py"
+RATINGS_MODULE = Path(__file__).resolve().parent.parent / "src" / "israeli_whist" / "bots" / "ladder_ratings.py"
 MODEL = PlackettLuce()
 T = TypeVar("T")
 

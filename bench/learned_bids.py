@@ -1,7 +1,7 @@
 """Does the learned trick estimator bid better than the basic estimate? The basic bot against
 itself with one change: its contract bids aim at the learned estimator's tricks
-(``whist.bots.learned``) instead of the basic estimate, with the same zero line. Everything
-else (calls, Frisch, play) is the basic bot's. A duplicate match (``whist.bots.tournament``):
+(``israeli_whist.bots.learned``) instead of the basic estimate, with the same zero line. Everything
+else (calls, Frisch, play) is the basic bot's. A duplicate match (``israeli_whist.bots.tournament``):
 the same deals in every seating, the difference paired by deal with its 95% CI.
 
 Run:  python bench/learned_bids.py [--game israeli] [--deals 334] [--seed 11]
@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import argparse
 
-from whist.bots import registry
-from whist.bots.basic import BasicBot
-from whist.bots.basic_bidding import ZERO_LINE
-from whist.bots.learned import LearnedEstimator
-from whist.bots.tournament import run_tournament, spec_from
-from whist.core.actions import Action, Phase, contract_tricks
-from whist.core.views import SeatView
+from israeli_whist.bots import registry
+from israeli_whist.bots.basic import BasicBot
+from israeli_whist.bots.basic_bidding import ZERO_LINE
+from israeli_whist.bots.learned import LearnedEstimator
+from israeli_whist.bots.tournament import run_tournament, spec_from
+from israeli_whist.core.actions import Action, Phase, contract_tricks
+from israeli_whist.core.views import SeatView
 
 
 class LearnedBidsBot(BasicBot):

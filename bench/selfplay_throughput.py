@@ -1,13 +1,13 @@
 """Self-play decisions per second, and environment steps per second beside OpenSpiel's oh_hell.
 
-Self-play (``whist.rl.selfplay``): bots of one level in every seat play hands, and every decision
+Self-play (``israeli_whist.rl.selfplay``): bots of one level in every seat play hands, and every decision
 becomes a Parquet row (observation, mask, values, points), written to a temporary folder. Each
 level runs on one process, on a process pool of all cores, and on Ray with 2 local workers. Ray's
 start and its workers' first imports are not counted: a cluster is started once for many runs.
 Beside them, the same hands played by the same bots with no rows made, to show what rows cost.
 
 Environments: random legal actions through the standard loop, stepped from Python:
-``whist.rl.pettingzoo.env`` (``agent_iter``, ``last``, ``step``; every ``last`` builds the agent's
+``israeli_whist.rl.pettingzoo.env`` (``agent_iter``, ``last``, ``step``; every ``last`` builds the agent's
 observation and mask), and OpenSpiel's ``oh_hell`` with its information-state tensor (it has no
 observation tensor) and legal-action mask asked at every decision, so that both build what a
 learner reads. Whistiti's ``oh_hell`` preset plays OpenSpiel's game (one hand of 12 cards,
@@ -32,11 +32,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from whist.bots.registry import make_bot
-from whist.bots.runner import play_hand
-from whist.core.match import deal_seed
-from whist.rl.raybackend import RaySession
-from whist.rl.selfplay import ChunkMapper, SelfPlaySpec, run_selfplay, selfplay_spec
+from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.runner import play_hand
+from israeli_whist.core.match import deal_seed
+from israeli_whist.rl.raybackend import RaySession
+from israeli_whist.rl.selfplay import ChunkMapper, SelfPlaySpec, run_selfplay, selfplay_spec
 
 OPEN_SPIEL_OH_HELL = "oh_hell(players=4,num_tricks_fixed=12,off_bid_penalty=true,points_per_trick=5)"
 LEVELS = ("random", "basic", "expert")
@@ -69,7 +69,7 @@ def bots_alone_rate(spec: SelfPlaySpec) -> tuple[int, float]:
 
 
 def pettingzoo_steps(game: str, options: dict[str, object], seconds: float) -> tuple[int, float]:
-    from whist.rl.pettingzoo import env
+    from israeli_whist.rl.pettingzoo import env
 
     table = env(game, **options)
     rng = random.Random(0)
@@ -134,7 +134,7 @@ def main() -> None:
     started = time.perf_counter()
     with RaySession(cpus=2) as ray_session:
         ray_start = time.perf_counter() - started
-        # Ray starts its workers, which import whist and pyarrow, at their first tasks: once, not per run.
+        # Ray starts its workers, which import israeli_whist and pyarrow, at their first tasks: once, not per run.
         selfplay_rate(selfplay_spec(args.game, ["random"], 8, chunk_hands=1), 1, ray_session.map_unordered)
         measurements: dict[str, Callable[[], tuple[int, float]]] = {}
         for level, spec in specs.items():
@@ -144,8 +144,8 @@ def main() -> None:
             measurements[f"{level}, Ray, 2 local workers"] = functools.partial(
                 selfplay_rate, spec, 1, ray_session.map_unordered)
         environments: dict[str, Callable[[], tuple[int, float]]] = {
-            "whist.rl.pettingzoo `env('israeli')`": lambda: pettingzoo_steps("israeli", {}, args.seconds),
-            "whist.rl.pettingzoo `env('whistiti', preset='oh_hell')`":
+            "israeli_whist.rl.pettingzoo `env('israeli')`": lambda: pettingzoo_steps("israeli", {}, args.seconds),
+            "israeli_whist.rl.pettingzoo `env('whistiti', preset='oh_hell')`":
                 lambda: pettingzoo_steps("whistiti", {"preset": "oh_hell"}, args.seconds),
             f"OpenSpiel `{OPEN_SPIEL_OH_HELL}`": lambda: open_spiel_steps(args.seconds),
         }

@@ -56,10 +56,10 @@ import websockets
 from sqlalchemy import Engine, bindparam, text
 from sqlalchemy.exc import SQLAlchemyError
 
-from whist.bots.registry import BOT_LEVELS
-from whist.core.games import make_game
-from whist.core.match import Match
-from whist.server.db import make_engine
+from israeli_whist.bots.registry import BOT_LEVELS
+from israeli_whist.core.games import make_game
+from israeli_whist.core.match import Match
+from israeli_whist.server.db import make_engine
 
 # The server's WebSocket close codes that refuse a table: no such table (on this node), private.
 REFUSING_CODES = {4404, 4403}
@@ -430,7 +430,7 @@ def start_node(name: str, folder: Path, database_url: str, args: argparse.Namesp
     port = free_port()
     env = {**os.environ, "WHIST_DATA_DIR": str(folder)}
     # Every simulated person comes from 127.0.0.1, hundreds of guests and tables at once: no rate limits.
-    command = [sys.executable, "-m", "whist.cli", "serve", "--port", str(port), "--database-url", database_url,
+    command = [sys.executable, "-m", "israeli_whist.cli", "serve", "--port", str(port), "--database-url", database_url,
                "--bot-delay", str(args.bot_delay), "--grace", "600", "--log-level", "warning", "--no-rate-limits",
                "--node-name", name, "--lease-seconds", f"{args.lease_seconds:g}"]
     if args.bot_workers is not None:

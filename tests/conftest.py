@@ -21,7 +21,9 @@ from playwright.sync_api import Browser, Playwright, expect, sync_playwright
 from psycopg import sql
 from sqlalchemy.engine import make_url
 
-from whist.server.settings import Limit, RateLimits, ServerSettings
+from israeli_whist.server.settings import Limit, RateLimits, ServerSettings
+
+WHIST = [sys.executable, "-m", "israeli_whist.cli"]  # the whist command, from this checkout
 
 
 def chromium_path() -> str:
@@ -54,7 +56,7 @@ class Server:
         env = {**os.environ, "WHIST_DATA_DIR": str(self.data_dir)}
         # The same node name after a restart: on PostgreSQL it takes its tables' leases back at once
         # (a new name would wait for the killed process's leases to run out).
-        command = [sys.executable, "-m", "whist.cli", "serve", "--port", str(self.port), "--grace", str(self.grace),
+        command = [*WHIST, "serve", "--port", str(self.port), "--grace", str(self.grace),
                    "--bot-delay", str(self.bot_delay), "--node-name", f"test-{self.port}"]
         if self.database_url is not None:
             command += ["--database-url", self.database_url]

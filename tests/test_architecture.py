@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).parent.parent
 SOURCE = ROOT / "src"
-CORE = SOURCE / "whist" / "core"
+CORE = SOURCE / "israeli_whist" / "core"
 MODULES = sorted(CORE.glob("*.py"))
 
 
@@ -44,11 +44,12 @@ def test_the_layers_hold_and_no_module_imports_itself_in_a_circle() -> None:
 
 def test_the_contracts_catch_a_cycle_and_a_crossing(tmp_path: Path) -> None:
     copy = tmp_path / "src"
-    shutil.copytree(SOURCE / "whist", copy / "whist", ignore=shutil.ignore_patterns("static", "*.so", "__pycache__"))
-    with (copy / "whist" / "server" / "db.py").open("a", encoding="utf-8") as db:
-        db.write("\n\ndef _late() -> None:\n    from whist.server import live  # noqa: F401\n")
-    with (copy / "whist" / "server" / "app.py").open("a", encoding="utf-8") as app:
-        app.write("\nfrom whist.cli import check  # noqa: E402\n")
+    shutil.copytree(SOURCE / "israeli_whist", copy / "israeli_whist",
+                    ignore=shutil.ignore_patterns("static", "*.so", "__pycache__"))
+    with (copy / "israeli_whist" / "server" / "db.py").open("a", encoding="utf-8") as db:
+        db.write("\n\ndef _late() -> None:\n    from israeli_whist.server import live  # noqa: F401\n")
+    with (copy / "israeli_whist" / "server" / "app.py").open("a", encoding="utf-8") as app:
+        app.write("\nfrom israeli_whist.cli import check  # noqa: E402\n")
     result = lint_imports(copy)
     assert result.returncode != 0
     assert "0 kept, 2 broken" in result.stdout, result.stdout
@@ -56,14 +57,14 @@ def test_the_contracts_catch_a_cycle_and_a_crossing(tmp_path: Path) -> None:
 
 
 def imported_modules(path: Path) -> list[str]:
-    """Every module a file imports, absolute names (relative imports resolved in whist.core)."""
+    """Every module a file imports, absolute names (relative imports resolved in israeli_whist.core)."""
     names: list[str] = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
             names.extend(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             if node.level:
-                base = ".".join(["whist", "core"][: 3 - node.level]) if node.level <= 2 else ""
+                base = ".".join(["israeli_whist", "core"][: 3 - node.level]) if node.level <= 2 else ""
                 names.append(f"{base}.{node.module}" if node.module else base)
             else:
                 assert node.module is not None
@@ -73,8 +74,8 @@ def imported_modules(path: Path) -> list[str]:
 
 def is_allowed(name: str) -> bool:
     top = name.split(".")[0]
-    return name == "whist.core" or name.startswith("whist.core.") or (top != "whist" and top in
-                                                                       sys.stdlib_module_names)
+    return name == "israeli_whist.core" or name.startswith("israeli_whist.core.") or (
+        top != "israeli_whist" and top in sys.stdlib_module_names)
 
 
 def test_the_core_has_modules() -> None:
@@ -89,8 +90,8 @@ def test_core_imports_only_the_standard_library_and_itself(path: Path) -> None:
 
 def test_the_checks_catch_a_bad_import(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text("import json\nimport rich\nfrom whist.bots import make_bot\nfrom . import cards\n"
+    sample.write_text("import json\nimport rich\nfrom israeli_whist.bots import make_bot\nfrom . import cards\n"
                       "from ..bots import base\n", encoding="utf-8")
     names = imported_modules(sample)
-    assert names == ["json", "rich", "whist.bots", "whist.core", "whist.bots"]
+    assert names == ["json", "rich", "israeli_whist.bots", "israeli_whist.core", "israeli_whist.bots"]
     assert [is_allowed(n) for n in names] == [True, False, False, True, False]

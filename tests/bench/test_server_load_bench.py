@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 from bench_kit import load_bench
 
-from whist.core.games import make_game
-from whist.core.match import Match
+from israeli_whist.core.games import make_game
+from israeli_whist.core.match import Match
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench" / "server_load.py"
@@ -266,7 +266,7 @@ def test_the_bench_runs_the_deployed_nginx_configuration_with_its_own_nodes(benc
 def test_the_deployment_sets_only_variables_that_serve_reads_and_documents_them_all() -> None:
     import typer.main
 
-    from whist.cli.main import app
+    from israeli_whist.cli.main import app
 
     serve = typer.main.get_command(app).commands["serve"]  # type: ignore[attr-defined]
     read = {param.envvar for param in serve.params if param.envvar}

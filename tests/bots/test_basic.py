@@ -11,24 +11,24 @@ from typing import Any
 
 import pytest
 
-from whist.bots import basic_bidding
-from whist.bots.base import Bot, RandomBot
-from whist.bots.basic import BasicBot
-from whist.bots.registry import make_bot
-from whist.bots.runner import play_to_end
-from whist.core.actions import PASS, Action, Phase, bid_action, contract_action, contract_tricks, is_bid
-from whist.core.cards import NO_TRUMP, SUIT_MASKS, SUITS, CardSet, card_set, cards_in, parse_card, parse_hand
-from whist.core.classic import ClassicWhist
-from whist.core.games import make_game
-from whist.core.handgame import HandGame
-from whist.core.israeli import IsraeliWhist
-from whist.core.match import Match
-from whist.core.rules import WhistitiRules
-from whist.core.state import HandState
-from whist.core.views import SeatView, seat_view
-from whist.core.whistiti import Whistiti
+from israeli_whist.bots import basic_bidding
+from israeli_whist.bots.base import Bot, RandomBot
+from israeli_whist.bots.basic import BasicBot
+from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.runner import play_to_end
+from israeli_whist.core.actions import PASS, Action, Phase, bid_action, contract_action, contract_tricks, is_bid
+from israeli_whist.core.cards import NO_TRUMP, SUIT_MASKS, SUITS, CardSet, card_set, cards_in, parse_card, parse_hand
+from israeli_whist.core.classic import ClassicWhist
+from israeli_whist.core.games import make_game
+from israeli_whist.core.handgame import HandGame
+from israeli_whist.core.israeli import IsraeliWhist
+from israeli_whist.core.match import Match
+from israeli_whist.core.rules import WhistitiRules
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import SeatView, seat_view
+from israeli_whist.core.whistiti import Whistiti
 
-BOTS_DIR = Path(__file__).parents[2] / "src" / "whist" / "bots"
+BOTS_DIR = Path(__file__).parents[2] / "src" / "israeli_whist" / "bots"
 
 
 class CheckedBot(Bot):
@@ -109,7 +109,7 @@ def test_deterministic_for_a_seed(name: str) -> None:
 
 def test_bot_modules_never_touch_the_full_state() -> None:
     """No basic module imports the state, the game or the match: all it can read is a SeatView."""
-    forbidden = {"whist.core.state", "whist.core.handgame", "whist.core.match", "whist.core.games"}
+    forbidden = {f"israeli_whist.core.{name}" for name in ("state", "handgame", "match", "games")}
     for path in sorted(BOTS_DIR.glob("basic*.py")):
         tree = ast.parse(path.read_text())
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}

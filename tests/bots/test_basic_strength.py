@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from whist.bots.base import Bot, RandomBot
-from whist.bots.basic import BasicBot
-from whist.bots.runner import play_to_end
-from whist.core.games import make_game
-from whist.core.match import Match
+from israeli_whist.bots.base import Bot, RandomBot
+from israeli_whist.bots.basic import BasicBot
+from israeli_whist.bots.runner import play_to_end
+from israeli_whist.core.games import make_game
+from israeli_whist.core.match import Match
 
 
 @dataclass(frozen=True)

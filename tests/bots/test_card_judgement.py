@@ -7,16 +7,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from whist.bots import individual
-from whist.bots.analysis import contract_score
-from whist.bots.card_judgement import Judgement, judge_card
-from whist.bots.individual import paranoid_value_exhaustive
-from whist.bots.registry import make_bot
-from whist.core.actions import Phase
-from whist.core.games import make_game
-from whist.core.match import Match
-from whist.core.state import HandState
-from whist.core.views import seat_view
+from israeli_whist.bots import individual
+from israeli_whist.bots.analysis import contract_score
+from israeli_whist.bots.card_judgement import Judgement, judge_card
+from israeli_whist.bots.individual import paranoid_value_exhaustive
+from israeli_whist.bots.registry import make_bot
+from israeli_whist.core.actions import Phase
+from israeli_whist.core.games import make_game
+from israeli_whist.core.match import Match
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import seat_view
 
 ENDING = 3  # tricks left: small enough for plain minimax
 GAMES = {"israeli": {}, "whistiti": {"schedule": "5"}}
@@ -114,7 +114,7 @@ def test_a_card_is_not_judged_when_no_card_is_shown_to_reach_the_best(monkeypatc
 
 
 def test_the_json_says_when_the_best_cards_were_not_all_asked() -> None:
-    from whist.bots.analysis import CardVerdict, GameAnalysis, HandAnalysis, analysis_json
+    from israeli_whist.bots.analysis import CardVerdict, GameAnalysis, HandAnalysis, analysis_json
 
     cards = (CardVerdict(1, 1, 0, 12, -10, 10, (11,), all_best_cards=False), CardVerdict(2, 1, 1, 3, 5, 5, (3,)))
     hand = HandAnalysis(1, 0, False, cards, ())

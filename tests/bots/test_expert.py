@@ -9,17 +9,17 @@ from typing import Any
 
 import pytest
 
-from whist.bots.dd import solve
-from whist.bots.determinize import state_for
-from whist.bots.expert import ExpertBot, ExpertSettings, basic_contract, distinct_cards, finish, position
-from whist.bots.playout import compiled_playout_available, final_tricks, play_out, policy_card
-from whist.bots.registry import BOT_LEVELS, make_bot
-from whist.bots.sampling import DealSampler
-from whist.core.actions import PASS, Phase
-from whist.core.cards import parse_card, parse_hand
-from whist.core.games import make_game
-from whist.core.state import HandState
-from whist.core.views import seat_view
+from israeli_whist.bots.dd import solve
+from israeli_whist.bots.determinize import state_for
+from israeli_whist.bots.expert import ExpertBot, ExpertSettings, basic_contract, distinct_cards, finish, position
+from israeli_whist.bots.playout import compiled_playout_available, final_tricks, play_out, policy_card
+from israeli_whist.bots.registry import BOT_LEVELS, make_bot
+from israeli_whist.bots.sampling import DealSampler
+from israeli_whist.core.actions import PASS, Phase
+from israeli_whist.core.cards import parse_card, parse_hand
+from israeli_whist.core.games import make_game
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import seat_view
 
 GAMES = ("israeli", "classic", "whistiti")
 SMALL = ExpertSettings(play_deals=3, bid_deals=3, frisch_deals=3)

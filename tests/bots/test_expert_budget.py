@@ -9,15 +9,15 @@ from dataclasses import replace
 
 import pytest
 
-from whist.bots.budget import RACE_MIN_DEALS, Race
-from whist.bots.expert import BID_SLOPES, DEAL_CAP, DEFAULT_BUDGET, ExpertBot, ExpertSettings, budget_settings
-from whist.bots.individual import paranoid_value_exhaustive
-from whist.bots.registry import BOT_LEVELS, UnknownLevelError, check_level, make_bot, parse_level
-from whist.bots.tournament import TournamentError, run_tournament, spec_from
-from whist.core.actions import Phase, contract_tricks
-from whist.core.games import make_game
-from whist.core.state import HandState
-from whist.core.views import SeatView, seat_view
+from israeli_whist.bots.budget import RACE_MIN_DEALS, Race
+from israeli_whist.bots.expert import BID_SLOPES, DEAL_CAP, DEFAULT_BUDGET, ExpertBot, ExpertSettings, budget_settings
+from israeli_whist.bots.individual import paranoid_value_exhaustive
+from israeli_whist.bots.registry import BOT_LEVELS, UnknownLevelError, check_level, make_bot, parse_level
+from israeli_whist.bots.tournament import TournamentError, run_tournament, spec_from
+from israeli_whist.core.actions import Phase, contract_tricks
+from israeli_whist.core.games import make_game
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import SeatView, seat_view
 
 CAPPED = ExpertSettings(racing=True).with_deals(24)
 

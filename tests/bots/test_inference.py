@@ -13,17 +13,24 @@ from typing import Any
 
 import pytest
 
-from whist.bots import fastplayout
-from whist.bots.basic import BasicBot
-from whist.bots.deal_scoring import compiled_scoring_available, dealer_arguments
-from whist.bots.expert import ExpertBot
-from whist.bots.inference import BASIC_SHARE, BID_SPREAD, MAX_TRIES, SEARCHER_OFFSET, BidLikelihood, InferringSampler
-from whist.bots.registry import make_bot
-from whist.bots.sampling import DealSampler
-from whist.core.actions import Phase
-from whist.core.games import make_game
-from whist.core.state import HandState
-from whist.core.views import SeatView, seat_view
+from israeli_whist.bots import fastplayout
+from israeli_whist.bots.basic import BasicBot
+from israeli_whist.bots.deal_scoring import compiled_scoring_available, dealer_arguments
+from israeli_whist.bots.expert import ExpertBot
+from israeli_whist.bots.inference import (
+    BASIC_SHARE,
+    BID_SPREAD,
+    MAX_TRIES,
+    SEARCHER_OFFSET,
+    BidLikelihood,
+    InferringSampler,
+)
+from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.sampling import DealSampler
+from israeli_whist.core.actions import Phase
+from israeli_whist.core.games import make_game
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import SeatView, seat_view
 
 GAMES = ["israeli", "whistiti"]
 

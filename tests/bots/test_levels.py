@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from whist.bots.expert import DEFAULT_BUDGET, ExpertBot, ExpertSettings
-from whist.bots.ladder_ratings import LADDER_RATINGS
-from whist.bots.levels import Expert2026Bot, HardBot
-from whist.bots.registry import BOT_LEVELS, make_bot
-from whist.core.games import GAMES
+from israeli_whist.bots.expert import DEFAULT_BUDGET, ExpertBot, ExpertSettings
+from israeli_whist.bots.ladder_ratings import LADDER_RATINGS
+from israeli_whist.bots.levels import Expert2026Bot, HardBot
+from israeli_whist.bots.registry import BOT_LEVELS, make_bot
+from israeli_whist.core.games import GAMES
 
 
 def test_hard_plays_with_the_settings_of_expert_2026() -> None:

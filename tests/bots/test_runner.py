@@ -1,13 +1,13 @@
-"""The one loop that lets bots act (whist.bots.runner): steps, loops and the callback."""
+"""The one loop that lets bots act (israeli_whist.bots.runner): steps, loops and the callback."""
 
 from __future__ import annotations
 
-from whist.bots.base import Bot, RandomBot
-from whist.bots.runner import bot_action, bot_to_act, play_hand, play_match, play_to_end
-from whist.core.actions import Action
-from whist.core.games import make_game
-from whist.core.match import Match
-from whist.core.views import SeatView, seat_view
+from israeli_whist.bots.base import Bot, RandomBot
+from israeli_whist.bots.runner import bot_action, bot_to_act, play_hand, play_match, play_to_end
+from israeli_whist.core.actions import Action
+from israeli_whist.core.games import make_game
+from israeli_whist.core.match import Match
+from israeli_whist.core.views import SeatView, seat_view
 
 
 def random_bots(players: int, seed: int) -> dict[int, Bot]:

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from whist.bots.sampling import DealConstraints, DealSampler, deal_constraints, sample_deals
-from whist.core.actions import PASS, Phase
-from whist.core.cards import card_set, iter_cards
-from whist.core.games import make_game
-from whist.core.handgame import HandGame
-from whist.core.state import HandState
-from whist.core.views import hidden_cards, seat_view
+from israeli_whist.bots.sampling import DealConstraints, DealSampler, deal_constraints, sample_deals
+from israeli_whist.core.actions import PASS, Phase
+from israeli_whist.core.cards import card_set, iter_cards
+from israeli_whist.core.games import make_game
+from israeli_whist.core.handgame import HandGame
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import hidden_cards, seat_view
 
 GAMES: list[tuple[str, str, Mapping[str, Any]]] = [
     ("israeli", "standard", {}),

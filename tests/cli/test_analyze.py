@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from whist.bots.individual import compiled_search_available
-from whist.cli.main import app
+from israeli_whist.bots.individual import compiled_search_available
+from israeli_whist.cli.main import app
 
 FAST = ["--bot", "basic", "--max-tricks", "3"]  # the tests' budget: short endings, the quick bot
 
@@ -90,7 +90,7 @@ def test_a_long_analysis_shows_a_progress_bar_on_a_terminal_only() -> None:
 
     from rich.console import Console
 
-    from whist.cli.analyze import progress_bar
+    from israeli_whist.cli.analyze import progress_bar
 
     def drawn(terminal: bool, after_seconds: float) -> str:
         out = StringIO()
@@ -107,7 +107,7 @@ def test_a_long_analysis_shows_a_progress_bar_on_a_terminal_only() -> None:
 @pytest.mark.skipif(not compiled_search_available(), reason="individual_solver is not built")
 def test_cards_not_proven_are_said_so(runner: CliRunner, saved: dict[str, Path], monkeypatch: pytest.MonkeyPatch
                                       ) -> None:
-    from whist.bots import analysis
+    from israeli_whist.bots import analysis
 
     monkeypatch.setattr(analysis, "PARANOID_NODE_BUDGET", 5)  # a budget the searches soon run out of
     result = runner.invoke(app, ["analyze", str(saved["israeli"]), *FAST], env={"COLUMNS": "200"})
@@ -121,8 +121,8 @@ def test_an_error_whose_best_cards_were_not_all_asked_says_so() -> None:
     and the table's caption says what that means; a complete list has neither."""
     from rich.console import Console
 
-    from whist.bots.analysis import CardVerdict, GameAnalysis, HandAnalysis
-    from whist.cli.analyze import hand_report
+    from israeli_whist.bots.analysis import CardVerdict, GameAnalysis, HandAnalysis
+    from israeli_whist.cli.analyze import hand_report
 
     def rendered(complete: bool) -> str:
         verdict = CardVerdict(5, 2, 1, 12, -10, 10, (11,), all_best_cards=complete)

@@ -3,7 +3,7 @@ Unicode (lone surrogates, bidi controls, digits of other scripts), truncated tex
 
 Whatever the file holds, the check ends with exit status 1 and one line on stderr, or with 0 for
 a record that is true. "True" is judged here by a second, plain replay through the engine (not
-through ``whist.core.records``): a mutation may leave a record valid (a player renamed, an
+through ``israeli_whist.core.records``): a mutation may leave a record valid (a player renamed, an
 unused rule changed, the last action of an unfinished game dropped), and then every fact the
 record states must be what that replay derives. Most cases run in-process; a few run the real
 ``whist check`` command in a subprocess.
@@ -30,14 +30,14 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from whist.cli.check import run_check
-from whist.core.actions import parse_action
-from whist.core.cards import parse_card, parse_hand
-from whist.core.errors import WhistError
-from whist.core.games import make_game
-from whist.core.match import Match
-from whist.core.records import to_record
-from whist.core.recordshape import (
+from israeli_whist.cli.check import run_check
+from israeli_whist.core.actions import parse_action
+from israeli_whist.core.cards import parse_card, parse_hand
+from israeli_whist.core.errors import WhistError
+from israeli_whist.core.games import make_game
+from israeli_whist.core.match import Match
+from israeli_whist.core.records import to_record
+from israeli_whist.core.recordshape import (
     MAX_ACTION_TEXT,
     MAX_CARD_TEXT,
     MAX_DEAL_TEXT,
@@ -47,6 +47,8 @@ from whist.core.recordshape import (
     MAX_OPTION_TEXT,
     MAX_SEED,
 )
+
+WHIST = [sys.executable, "-m", "israeli_whist.cli"]  # the whist command, from this checkout
 
 GOLDEN_DIR = Path(__file__).parent.parent / "golden"
 FIELDS = ("format", "version", "game", "rules", "seed", "first_dealer", "players", "seating", "hands", "totals",
@@ -386,7 +388,7 @@ def test_the_whist_check_command(folder: Path, name: str, data: st.DataObject) -
     content = mutate(data, name)
     path = folder / "command.json"
     path.write_bytes(content)
-    done = subprocess.run([sys.executable, "-m", "whist.cli", "check", str(path), "--json"], capture_output=True,
+    done = subprocess.run([*WHIST, "check", str(path), "--json"], capture_output=True,
                           text=True, encoding="utf-8", errors="backslashreplace", timeout=60, check=False)
     assert_outcome(done.returncode, done.stdout, done.stderr, content)
 
@@ -400,7 +402,7 @@ def test_the_whist_check_command(folder: Path, name: str, data: st.DataObject) -
 def test_the_command_refuses_hostile_files(folder: Path, content: bytes) -> None:
     path = folder / "hostile.json"
     path.write_bytes(content)
-    done = subprocess.run([sys.executable, "-m", "whist.cli", "check", str(path)], capture_output=True, text=True,
+    done = subprocess.run([*WHIST, "check", str(path)], capture_output=True, text=True,
                           encoding="utf-8", errors="backslashreplace", timeout=60, check=False)
     assert done.returncode == 1
     assert_outcome(done.returncode, done.stdout, done.stderr, content)

@@ -31,7 +31,7 @@ class Terminal:
         self.stream = pyte.ByteStream(self.screen)
         env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES", "NO_COLOR")}
         env["TERM"] = "xterm-256color"
-        self.child = pexpect.spawn(sys.executable, ["-m", "whist.cli", "play", *args], env=env,
+        self.child = pexpect.spawn(sys.executable, ["-m", "israeli_whist.cli", "play", *args], env=env,
                                    dimensions=(ROWS, COLUMNS), timeout=60)
         self.output = bytearray()
 
@@ -142,7 +142,7 @@ def test_the_score_sheet_is_a_key_away_and_ctrl_c_leaves() -> None:
 
 
 def test_a_pipe_gets_the_plain_log() -> None:
-    done = subprocess.run([sys.executable, "-m", "whist.cli", "play", "--seed", "3", "--hands", "1"],
+    done = subprocess.run([sys.executable, "-m", "israeli_whist.cli", "play", "--seed", "3", "--hands", "1"],
                           input="quit\n", capture_output=True, text=True, check=False)
     assert done.returncode == 0
     assert "Your call (legal: " in done.stdout and "You left the game." in done.stdout

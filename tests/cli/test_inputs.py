@@ -6,14 +6,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whist.cli.inputs import legal_summary, parse_choice, prompt_text
-from whist.cli.table import display_order
-from whist.core.actions import PASS, Phase, bid_action, contract_action
-from whist.core.cards import HEARTS, SPADES, card_name, parse_card
-from whist.core.errors import IllegalActionError, NotationError, WhistError
-from whist.core.games import make_game
-from whist.core.state import HandState
-from whist.core.views import SeatView, seat_view
+from israeli_whist.cli.inputs import legal_summary, parse_choice, prompt_text
+from israeli_whist.cli.table import display_order
+from israeli_whist.core.actions import PASS, Phase, bid_action, contract_action
+from israeli_whist.core.cards import HEARTS, SPADES, card_name, parse_card
+from israeli_whist.core.errors import IllegalActionError, NotationError, WhistError
+from israeli_whist.core.games import make_game
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import SeatView, seat_view
 
 
 def israeli_hand() -> HandState:

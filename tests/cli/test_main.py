@@ -8,14 +8,14 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-import whist
-from whist.cli.main import app
+import israeli_whist
+from israeli_whist.cli.main import app
 
 
 def test_version(runner: CliRunner) -> None:
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0
-    assert result.output.strip() == f"whist {whist.__version__}"
+    assert result.output.strip() == f"whist {israeli_whist.__version__}"
 
 
 def test_no_command_prints_help(runner: CliRunner) -> None:
@@ -63,7 +63,7 @@ def test_save_to_a_missing_folder_is_refused_before_playing(runner: CliRunner) -
 
 
 def test_module_runs_as_the_whist_command() -> None:
-    done = subprocess.run([sys.executable, "-m", "whist.cli", "--version"], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "israeli_whist.cli", "--version"], capture_output=True, text=True,
                           check=False)
     assert done.returncode == 0
-    assert done.stdout.strip() == f"whist {whist.__version__}"
+    assert done.stdout.strip() == f"whist {israeli_whist.__version__}"

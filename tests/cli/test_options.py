@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from whist.cli.options import build_game, default_bot_level, parse_options
-from whist.core.errors import RulesError
-from whist.core.rules import IsraeliRules, WhistitiRules
+from israeli_whist.cli.options import build_game, default_bot_level, parse_options
+from israeli_whist.core.errors import RulesError
+from israeli_whist.core.rules import IsraeliRules, WhistitiRules
 
 
 def test_options_are_name_value_pairs() -> None:
@@ -65,6 +65,6 @@ def test_classic_refuses_hands_and_other_player_counts() -> None:
 
 
 def test_default_bots_are_registered() -> None:
-    from whist.bots.registry import BOT_LEVELS
+    from israeli_whist.bots.registry import BOT_LEVELS
 
     assert default_bot_level() in BOT_LEVELS

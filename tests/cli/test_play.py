@@ -12,14 +12,14 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from whist.bots.base import Bot
-from whist.cli.main import app
-from whist.cli.options import build_game
-from whist.cli.play import TerminalGame
-from whist.cli.session import make_seats
-from whist.core.actions import PASS, Action
-from whist.core.match import Match
-from whist.core.views import SeatView
+from israeli_whist.bots.base import Bot
+from israeli_whist.cli.main import app
+from israeli_whist.cli.options import build_game
+from israeli_whist.cli.play import TerminalGame
+from israeli_whist.cli.session import make_seats
+from israeli_whist.core.actions import PASS, Action
+from israeli_whist.core.match import Match
+from israeli_whist.core.views import SeatView
 
 Answer = Callable[[str], str]
 

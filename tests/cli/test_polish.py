@@ -11,12 +11,14 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from whist.cli.inputs import parse_choice
-from whist.cli.main import app
-from whist.core.actions import Phase
-from whist.core.errors import WhistError
-from whist.core.games import make_game
-from whist.core.views import SeatView, seat_view
+from israeli_whist.cli.inputs import parse_choice
+from israeli_whist.cli.main import app
+from israeli_whist.core.actions import Phase
+from israeli_whist.core.errors import WhistError
+from israeli_whist.core.games import make_game
+from israeli_whist.core.views import SeatView, seat_view
+
+WHIST = [sys.executable, "-m", "israeli_whist.cli"]  # the whist command, from this checkout
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -52,7 +54,7 @@ def test_flags_are_shown_as_flags(runner: CliRunner, command: str, flags: list[s
 
 def help_text(command: str, columns: int) -> str:
     """Help as a terminal of that width gets it (not through CliRunner, which fixes the width at 80)."""
-    done = subprocess.run([sys.executable, "-m", "whist.cli", command, "--help"], capture_output=True, text=True,
+    done = subprocess.run([*WHIST, command, "--help"], capture_output=True, text=True,
                           env={**os.environ, "COLUMNS": str(columns)}, check=True)
     return done.stdout
 
@@ -100,7 +102,7 @@ def test_a_taken_port_is_one_clear_line() -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        done = subprocess.run([sys.executable, "-m", "whist.cli", "serve", "--port", str(port)],
+        done = subprocess.run([*WHIST, "serve", "--port", str(port)],
                               capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 1
     assert done.stdout == ""  # no "serving on" line before the failure

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from whist.cli.main import app
-from whist.core.games import RULES_BY_GAME
+from israeli_whist.cli.main import app
+from israeli_whist.core.games import RULES_BY_GAME
 
 
 def test_rules_lists_every_option_and_preset_of_every_game(runner: CliRunner) -> None:

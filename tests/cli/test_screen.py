@@ -7,13 +7,13 @@ import re
 
 from rich.console import Console, RenderableType
 
-from whist.cli.table import display_order, hand_lines, table_panel
-from whist.cli.tablelayout import PLACES, auction_panel, board, place_of
-from whist.core.actions import Phase
-from whist.core.cards import card_bit, parse_card
-from whist.core.games import make_game
-from whist.core.state import HandState
-from whist.core.views import seat_view
+from israeli_whist.cli.table import display_order, hand_lines, table_panel
+from israeli_whist.cli.tablelayout import PLACES, auction_panel, board, place_of
+from israeli_whist.core.actions import Phase
+from israeli_whist.core.cards import card_bit, parse_card
+from israeli_whist.core.games import make_game
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import seat_view
 
 NAMES = ["Ann", "Bot 1", "Bot 2", "Bot 3"]
 CARD = re.compile(r"(?:10|[2-9JQKA])[♣♦♥♠]")

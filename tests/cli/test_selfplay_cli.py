@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from whist.cli.main import app
+from israeli_whist.cli.main import app
 
 
 def test_writes_a_parquet_file_per_chunk_and_the_manifest(runner: CliRunner, tmp_path: Path) -> None:

@@ -16,8 +16,10 @@ from typing import Any
 import pexpect
 import pytest
 
-from whist.core.cards import parse_card
-from whist.core.records import VERSION
+from israeli_whist.core.cards import parse_card
+from israeli_whist.core.records import VERSION
+
+WHIST = [sys.executable, "-m", "israeli_whist.cli"]  # the whist command, from this checkout
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a Unix terminal")
 
@@ -27,7 +29,7 @@ SHOWN_CARD = re.compile(r"\d+:((?:10|[2-9JQKA])[♣♦♥♠])")
 
 def spawn(*args: str) -> tuple[pexpect.spawn, io.StringIO]:
     env = {**os.environ, "TERM": "dumb", "COLUMNS": "120", "NO_COLOR": "1"}
-    child = pexpect.spawn(sys.executable, ["-m", "whist.cli", "play", "--view", "plain", *args], env=env,
+    child = pexpect.spawn(sys.executable, ["-m", "israeli_whist.cli", "play", "--view", "plain", *args], env=env,
                           encoding="utf-8", timeout=60, dimensions=(50, 120))
     log = io.StringIO()
     child.logfile_read = log
@@ -45,7 +47,7 @@ def card_not_held(screen: str) -> str:
 
 
 def check_json(path: Path) -> dict[str, object]:
-    done = subprocess.run([sys.executable, "-m", "whist.cli", "check", str(path), "--json"], capture_output=True,
+    done = subprocess.run([*WHIST, "check", str(path), "--json"], capture_output=True,
                           text=True, check=False)
     assert done.returncode == 0, done.stderr
     result: dict[str, object] = json.loads(done.stdout)
@@ -133,7 +135,7 @@ def thread_states(pid: int) -> list[str]:
 
 
 def run_check(path: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "whist.cli", "check", str(path)], capture_output=True, text=True,
+    return subprocess.run([*WHIST, "check", str(path)], capture_output=True, text=True,
                           check=False)
 
 

@@ -13,10 +13,10 @@ from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 from typer.testing import CliRunner
 
-from whist.bots.tournament import csv_header, csv_rows, run_tournament, spec_from
-from whist.cli.main import app
-from whist.cli.tournamentchart import chart_figure, write_chart
-from whist.core.cards import strain_name
+from israeli_whist.bots.tournament import csv_header, csv_rows, run_tournament, spec_from
+from israeli_whist.cli.main import app
+from israeli_whist.cli.tournamentchart import chart_figure, write_chart
+from israeli_whist.core.cards import strain_name
 
 
 def run_to(runner: CliRunner, folder: Path, *args: str) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from whist.cli.main import app
+from israeli_whist.cli.main import app
 
 GAMES = [["--game", "israeli"], ["--game", "classic"], ["--game", "whistiti"], ["--game", "israeli", "--players", "3"]]
 

@@ -7,18 +7,18 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from whist.core.actions import NUM_ACTIONS, PASS, Action, Phase, is_card, parse_action
-from whist.core.cards import NO_TRUMP, CardSet, card_set, cards_in, parse_hand
-from whist.core.classic import ClassicWhist
-from whist.core.errors import IllegalActionError
-from whist.core.games import make_game
-from whist.core.handgame import HandGame
-from whist.core.israeli import IsraeliWhist
-from whist.core.match import Match
-from whist.core.rules import IsraeliRules
-from whist.core.state import HandState
-from whist.core.views import SeatView, hidden_cards, seat_view
-from whist.core.whistiti import Whistiti
+from israeli_whist.core.actions import NUM_ACTIONS, PASS, Action, Phase, is_card, parse_action
+from israeli_whist.core.cards import NO_TRUMP, CardSet, card_set, cards_in, parse_hand
+from israeli_whist.core.classic import ClassicWhist
+from israeli_whist.core.errors import IllegalActionError
+from israeli_whist.core.games import make_game
+from israeli_whist.core.handgame import HandGame
+from israeli_whist.core.israeli import IsraeliWhist
+from israeli_whist.core.match import Match
+from israeli_whist.core.rules import IsraeliRules
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import SeatView, hidden_cards, seat_view
+from israeli_whist.core.whistiti import Whistiti
 
 # Every preset of every game, and a few option combinations, for the shared contract tests.
 CONFIGS: list[tuple[str, str | None, dict[str, Any]]] = [

@@ -1,10 +1,10 @@
-"""The flat action space: cards, pass, bids and contracts (whist.core.actions)."""
+"""The flat action space: cards, pass, bids and contracts (israeli_whist.core.actions)."""
 
 from __future__ import annotations
 
 import pytest
 
-from whist.core.actions import (
+from israeli_whist.core.actions import (
     BID_BASE,
     CONTRACT_BASE,
     MAX_TRICKS,
@@ -23,8 +23,8 @@ from whist.core.actions import (
     is_contract,
     parse_action,
 )
-from whist.core.cards import CLUBS, DIAMONDS, HEARTS, NO_TRUMP, SPADES, parse_card
-from whist.core.errors import NotationError
+from israeli_whist.core.cards import CLUBS, DIAMONDS, HEARTS, NO_TRUMP, SPADES, parse_card
+from israeli_whist.core.errors import NotationError
 
 
 def test_action_ranges_do_not_overlap() -> None:

@@ -17,10 +17,10 @@ from helpers import CONFIGS, check_state, choose, config_id, game_of, play_hand,
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from whist.core.classic import ClassicWhist
-from whist.core.israeli import IsraeliWhist
-from whist.core.match import Match
-from whist.core.records import replay, to_record
+from israeli_whist.core.classic import ClassicWhist
+from israeli_whist.core.israeli import IsraeliWhist
+from israeli_whist.core.match import Match
+from israeli_whist.core.records import replay, to_record
 
 Config = tuple[str, str | None, dict[str, Any]]
 PARAMS = [pytest.param(config, id=config_id(config)) for config in CONFIGS]

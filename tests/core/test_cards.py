@@ -1,4 +1,4 @@
-"""Cards as ints, hands as masks: parsing and printing (whist.core.cards)."""
+"""Cards as ints, hands as masks: parsing and printing (israeli_whist.core.cards)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whist.core.cards import (
+from israeli_whist.core.cards import (
     ACE,
     CLUBS,
     DIAMONDS,
@@ -36,7 +36,7 @@ from whist.core.cards import (
     suit_cards,
     symbol_name,
 )
-from whist.core.errors import NotationError, WhistError
+from israeli_whist.core.errors import NotationError, WhistError
 
 QH = make_card(HEARTS, QUEEN)
 TC = make_card(CLUBS, 8)

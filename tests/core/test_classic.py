@@ -8,13 +8,13 @@ from dataclasses import replace
 import pytest
 from helpers import SUIT_DEAL, act, check_state, classic, expect_illegal, start
 
-from whist.core.actions import PASS, Phase
-from whist.core.cards import CLUBS, SPADES, parse_card
-from whist.core.classic import ClassicWhist, cut_for_partners, side_of
-from whist.core.errors import IllegalActionError
-from whist.core.match import Match
-from whist.core.state import HandState
-from whist.core.views import hidden_cards, seat_view
+from israeli_whist.core.actions import PASS, Phase
+from israeli_whist.core.cards import CLUBS, SPADES, parse_card
+from israeli_whist.core.classic import ClassicWhist, cut_for_partners, side_of
+from israeli_whist.core.errors import IllegalActionError
+from israeli_whist.core.match import Match
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import hidden_cards, seat_view
 
 # Side 0 (seats 0 and 2) holds A K Q of clubs, side 1 the jack.
 HONOURS_DEAL = (

@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from helpers import CONFIGS, config_id, game_of
 
-from whist.core import state as state_module
-from whist.core.actions import PASS, Phase
-from whist.core.errors import IllegalActionError
-from whist.core.state import PYTHON_PLAY, HandState
+from israeli_whist.core import state as state_module
+from israeli_whist.core.actions import PASS, Phase
+from israeli_whist.core.errors import IllegalActionError
+from israeli_whist.core.state import PYTHON_PLAY, HandState
 
 pytestmark = pytest.mark.skipif(not state_module.compiled_play_available(),
                                 reason="the compiled trick play was not built (no C compiler at install)")
@@ -25,7 +25,7 @@ python_legal, python_apply = PYTHON_PLAY
 
 
 def compiled() -> Any:
-    from whist.core import fastplay
+    from israeli_whist.core import fastplay
     return fastplay
 
 

@@ -1,6 +1,6 @@
 """Which game is played is asked only of the game (STYLE.md): the match, the score sheet, the
-terminal and the bots call the game's hooks (``whist.core.wholegame``) instead of testing its
-name or type, so a new game of the family is one module and a line in ``whist.core.games``."""
+terminal and the bots call the game's hooks (``israeli_whist.core.wholegame``) instead of testing its
+name or type, so a new game of the family is one module and a line in ``israeli_whist.core.games``."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from whist.core.games import GAMES, RULES_BY_GAME, game_for_rules, make_rules
+from israeli_whist.core.games import GAMES, RULES_BY_GAME, game_for_rules, make_rules
 
-SRC = Path(__file__).parent.parent.parent / "src" / "whist"
+SRC = Path(__file__).parent.parent.parent / "src" / "israeli_whist"
 GAME_NAMES = "|".join(GAMES)
 GAME_TYPES = r"ClassicRules|IsraeliRules|WhistitiRules|ClassicWhist|IsraeliWhist|Whistiti"
 # The spellings of "which game is this?": a name compared, a type tested.

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from whist.core.records import load_record, replay, to_record
+from israeli_whist.core.records import load_record, replay, to_record
 
 GOLDEN_DIR = Path(__file__).parent.parent / "golden"
 NAMES = [

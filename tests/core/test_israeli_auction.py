@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from helpers import SUIT_DEAL, act, expect_illegal, israeli, pass_round, start
 
-from whist.core.actions import PASS, Phase, action_name, bid_action, parse_action
-from whist.core.cards import CLUBS, HEARTS, NO_TRUMP, SPADES
-from whist.core.state import HandState
+from israeli_whist.core.actions import PASS, Phase, action_name, bid_action, parse_action
+from israeli_whist.core.cards import CLUBS, HEARTS, NO_TRUMP, SPADES
+from israeli_whist.core.state import HandState
 
 
 def auction(dealer: int = 0, **options: object) -> HandState:

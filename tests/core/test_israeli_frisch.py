@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from helpers import SUIT_DEAL, act, expect_illegal, frisch_exchange, israeli, pass_round, start
 
-from whist.core.actions import PASS, Phase, action_name, bid_action
-from whist.core.cards import NO_TRUMP, SPADES, parse_card, parse_hand
-from whist.core.match import Match
-from whist.core.state import HandState
+from israeli_whist.core.actions import PASS, Phase, action_name, bid_action
+from israeli_whist.core.cards import NO_TRUMP, SPADES, parse_card, parse_hand
+from israeli_whist.core.match import Match
+from israeli_whist.core.state import HandState
 
 # Each seat passes its three lowest cards: seat 0 2C 3C 4C, seat 1 2D 3D 4D, and so on.
 LOW = ("2C 3C 4C", "2D 3D 4D", "2H 3H 4H", "2S 3S 4S")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from helpers import EXAMPLE_DEAL, SUIT_DEAL, act, expect_illegal, israeli, start
 
-from whist.core.actions import PASS, Phase, contract_action, parse_action
-from whist.core.cards import DIAMONDS, NO_TRUMP, SPADES, parse_card
-from whist.core.israeli import IsraeliWhist
-from whist.core.state import HandState
+from israeli_whist.core.actions import PASS, Phase, contract_action, parse_action
+from israeli_whist.core.cards import DIAMONDS, NO_TRUMP, SPADES, parse_card
+from israeli_whist.core.israeli import IsraeliWhist
+from israeli_whist.core.state import HandState
 
 
 def contracts_phase(game: IsraeliWhist | None = None) -> HandState:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from helpers import act, check_state, expect_illegal, israeli, pass_round
 
-from whist.core.actions import PASS, Phase, action_name, bid_action, bid_strain, contract_action
-from whist.core.cards import CLUBS, SPADES, SUIT_MASKS, card_set, cards_in
-from whist.core.errors import RulesError
-from whist.core.rules import IsraeliRules
-from whist.core.views import hidden_cards, seat_view
+from israeli_whist.core.actions import PASS, Phase, action_name, bid_action, bid_strain, contract_action
+from israeli_whist.core.cards import CLUBS, SPADES, SUIT_MASKS, card_set, cards_in
+from israeli_whist.core.errors import RulesError
+from israeli_whist.core.rules import IsraeliRules
+from israeli_whist.core.views import hidden_cards, seat_view
 
 FORMS = [
     # form, deck size, cards each, unseen cards each hand

@@ -1,4 +1,4 @@
-"""A game of several hands: dealer rotation, totals, the end of a game, places (whist.core.match)."""
+"""A game of several hands: dealer rotation, totals, the end of a game, places (israeli_whist.core.match)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 from helpers import israeli, play_match, whistiti
 
-from whist.core.actions import PASS, Phase
-from whist.core.errors import IllegalActionError
-from whist.core.match import Match, deal_seed
+from israeli_whist.core.actions import PASS, Phase
+from israeli_whist.core.errors import IllegalActionError
+from israeli_whist.core.match import Match, deal_seed
 
 
 def finish(match: Match, contracts: tuple[int, ...], won: tuple[int, ...]) -> Match:

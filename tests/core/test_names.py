@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whist.core.errors import WhistError
-from whist.core.names import MAX_NAME, REFUSED, NameRefused, normal_name
+from israeli_whist.core.errors import WhistError
+from israeli_whist.core.names import MAX_NAME, REFUSED, NameRefused, normal_name
 
 
 @pytest.mark.parametrize(("text", "name"), [

@@ -1,4 +1,4 @@
-"""Game records (whist.core.records): round trips, and corrupted records rejected with a
+"""Game records (israeli_whist.core.records): round trips, and corrupted records rejected with a
 RecordError that names the hand, the action, the seat and the reason."""
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from helpers import classic, israeli, play_match
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whist.core.actions import Phase, parse_action
-from whist.core.cards import SUIT_NAMES, card_name, cards_in
-from whist.core.errors import RecordError
-from whist.core.match import Match
-from whist.core.records import dump_record, load_record, replay, to_record
+from israeli_whist.core.actions import Phase, parse_action
+from israeli_whist.core.cards import SUIT_NAMES, card_name, cards_in
+from israeli_whist.core.errors import RecordError
+from israeli_whist.core.match import Match
+from israeli_whist.core.records import dump_record, load_record, replay, to_record
 
 GOLDEN_DIR = Path(__file__).parent.parent / "golden"
 

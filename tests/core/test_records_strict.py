@@ -1,4 +1,4 @@
-"""The strict record reader (whist.core.recordshape) and the facts replay compares: one test for
+"""The strict record reader (israeli_whist.core.recordshape) and the facts replay compares: one test for
 each fault an outside audit found, each of which the old reader let through or crashed on.
 
 Every fault must be a RecordError with a one-line message, never another exception, and no
@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from helpers import israeli
 
-from whist.core.actions import Phase, parse_action
-from whist.core.errors import NotationError, RecordError, RulesError, quoted
-from whist.core.games import make_rules
-from whist.core.match import Match
-from whist.core.records import load_record, replay, to_record
-from whist.core.recordshape import MAX_RECORD_BYTES, parse_record_text
+from israeli_whist.core.actions import Phase, parse_action
+from israeli_whist.core.errors import NotationError, RecordError, RulesError, quoted
+from israeli_whist.core.games import make_rules
+from israeli_whist.core.match import Match
+from israeli_whist.core.records import load_record, replay, to_record
+from israeli_whist.core.recordshape import MAX_RECORD_BYTES, parse_record_text
 
 GOLDEN_DIR = Path(__file__).parent.parent / "golden"
 HUGE = "7" * 5000  # more digits than int() converts (4300)

@@ -1,4 +1,4 @@
-"""Rule options and presets (whist.core.rules, whist.core.games).
+"""Rule options and presets (israeli_whist.core.rules, israeli_whist.core.games).
 
 Every option of RULES.md is a field of a rules dataclass. ``OPTION_TESTS`` names, for each
 option, the tests that fail if the engine ignored it; ``PRESET_CHECKS`` holds, for each preset,
@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 from helpers import SUIT_DEAL, act, start
 
-from whist.core.actions import PASS, Phase, action_name
-from whist.core.classic import ClassicWhist
-from whist.core.errors import RulesError
-from whist.core.games import GAMES, RULES_BY_GAME, make_game, make_rules
-from whist.core.handgame import HandGame
-from whist.core.match import Match
-from whist.core.rules import (
+from israeli_whist.core.actions import PASS, Phase, action_name
+from israeli_whist.core.classic import ClassicWhist
+from israeli_whist.core.errors import RulesError
+from israeli_whist.core.games import GAMES, RULES_BY_GAME, make_game, make_rules
+from israeli_whist.core.handgame import HandGame
+from israeli_whist.core.match import Match
+from israeli_whist.core.rules import (
     ClassicRules,
     IsraeliRules,
     Rules,

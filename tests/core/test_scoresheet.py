@@ -1,4 +1,4 @@
-"""The score sheet for real cards (whist.core.scoresheet): every game, the checks of each entry,
+"""The score sheet for real cards (israeli_whist.core.scoresheet): every game, the checks of each entry,
 the worked examples of RULES.md, and agreement with the engine's own games."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from helpers import CONFIGS, config_id, expected_israeli_points, expected_whisti
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whist.core.actions import bid_level, bid_strain
-from whist.core.cards import CLUBS, DIAMONDS, HEARTS, NO_TRUMP, SPADES
-from whist.core.classic import ClassicWhist
-from whist.core.errors import RulesError, WhistError
-from whist.core.israeli import IsraeliWhist
-from whist.core.match import HandResult, Match
-from whist.core.scoresheet import (
+from israeli_whist.core.actions import bid_level, bid_strain
+from israeli_whist.core.cards import CLUBS, DIAMONDS, HEARTS, NO_TRUMP, SPADES
+from israeli_whist.core.classic import ClassicWhist
+from israeli_whist.core.errors import RulesError, WhistError
+from israeli_whist.core.israeli import IsraeliWhist
+from israeli_whist.core.match import HandResult, Match
+from israeli_whist.core.scoresheet import (
     ClassicEntry,
     Entry,
     IsraeliEntry,

@@ -1,4 +1,4 @@
-"""Scores of one hand (whist.core.scoring), checked against the worked examples of RULES.md."""
+"""Scores of one hand (israeli_whist.core.scoring), checked against the worked examples of RULES.md."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from helpers import expected_israeli_points, expected_whistiti_points
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whist.core.rules import IsraeliRules
-from whist.core.scoring import (
+from israeli_whist.core.rules import IsraeliRules
+from israeli_whist.core.scoring import (
     ZERO_SCORES,
     ZeroScores,
     classic_honour_points,

@@ -8,10 +8,10 @@ from enum import IntEnum
 import pytest
 from helpers import EXAMPLE_DEAL, SUIT_DEAL, act, classic, expect_illegal, israeli, start, whistiti
 
-from whist.core.actions import PASS, Phase, bid_action
-from whist.core.cards import SPADES, parse_card
-from whist.core.errors import IllegalActionError, WhistError
-from whist.core.match import Match
+from israeli_whist.core.actions import PASS, Phase, bid_action
+from israeli_whist.core.cards import SPADES, parse_card
+from israeli_whist.core.errors import IllegalActionError, WhistError
+from israeli_whist.core.match import Match
 
 
 def test_states_are_immutable_values() -> None:

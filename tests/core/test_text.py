@@ -1,10 +1,10 @@
-"""The text form of a hand (whist.core.text), for logs and bug reports."""
+"""The text form of a hand (israeli_whist.core.text), for logs and bug reports."""
 
 from __future__ import annotations
 
 from helpers import EXAMPLE_DEAL, SUIT_DEAL, act, classic, frisch_exchange, israeli, pass_round, start
 
-from whist.core.text import hand_text
+from israeli_whist.core.text import hand_text
 
 NAMES = ["Ann", "Ben", "Cy", "Dov"]
 

@@ -1,4 +1,4 @@
-"""Shared trick-taking parts: legal plays and the winner of a trick (whist.core.tricks)."""
+"""Shared trick-taking parts: legal plays and the winner of a trick (israeli_whist.core.tricks)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,18 @@ from helpers import expected_plays, expected_winner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whist.core.cards import CLUBS, DIAMONDS, FULL_DECK, HEARTS, NO_TRUMP, SPADES, card_set, parse_card, parse_hand
-from whist.core.tricks import playable, trick_winner
+from israeli_whist.core.cards import (
+    CLUBS,
+    DIAMONDS,
+    FULL_DECK,
+    HEARTS,
+    NO_TRUMP,
+    SPADES,
+    card_set,
+    parse_card,
+    parse_hand,
+)
+from israeli_whist.core.tricks import playable, trick_winner
 
 
 def cards(text: str) -> list[int]:

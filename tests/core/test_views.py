@@ -1,4 +1,4 @@
-"""What a seat may see (whist.core.views): the one place that hides cards."""
+"""What a seat may see (israeli_whist.core.views): the one place that hides cards."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from helpers import CONFIGS, SUIT_DEAL, act, check_views, choose, config_id, fri
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whist.core.actions import Phase
-from whist.core.cards import cards_in, parse_card, parse_hand
-from whist.core.state import HandState
-from whist.core.views import hidden_cards, seat_view
+from israeli_whist.core.actions import Phase
+from israeli_whist.core.cards import cards_in, parse_card, parse_hand
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import hidden_cards, seat_view
 
 
 def test_a_seat_sees_its_own_hand_only() -> None:

@@ -7,13 +7,13 @@ import random
 import pytest
 from helpers import act, check_state, expect_illegal, play_match, start, whistiti
 
-from whist.core.actions import Phase, contract_action
-from whist.core.cards import CLUBS, NO_TRUMP, card_set, hand_name, parse_card, parse_hand
-from whist.core.errors import RulesError
-from whist.core.match import Match
-from whist.core.rules import WhistitiRules
-from whist.core.state import HandState
-from whist.core.views import hidden_cards, seat_view
+from israeli_whist.core.actions import Phase, contract_action
+from israeli_whist.core.cards import CLUBS, NO_TRUMP, card_set, hand_name, parse_card, parse_hand
+from israeli_whist.core.errors import RulesError
+from israeli_whist.core.match import Match
+from israeli_whist.core.rules import WhistitiRules
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import hidden_cards, seat_view
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])

@@ -8,13 +8,13 @@ import random
 import pytest
 from helpers import act, check_state, expect_illegal, play_match, start, whistiti
 
-from whist.core.actions import Phase, contract_action
-from whist.core.cards import card_set, hand_name, parse_hand
-from whist.core.errors import RulesError
-from whist.core.games import make_game
-from whist.core.match import Match
-from whist.core.rules import WhistitiRules
-from whist.core.state import HandState
+from israeli_whist.core.actions import Phase, contract_action
+from israeli_whist.core.cards import card_set, hand_name, parse_hand
+from israeli_whist.core.errors import RulesError
+from israeli_whist.core.games import make_game
+from israeli_whist.core.match import Match
+from israeli_whist.core.rules import WhistitiRules
+from israeli_whist.core.state import HandState
 
 
 def oh_hell_bidding(dealer: int = 0) -> HandState:

@@ -16,10 +16,10 @@ from fastapi.testclient import TestClient
 from history_kit import BOTS, new_table, play_to_the_end, sign_in
 from playwright.sync_api import Browser, Page, expect
 
-from whist.server.app import create_app
-from whist.server.settings import ServerSettings
+from israeli_whist.server.app import create_app
+from israeli_whist.server.settings import ServerSettings
 
-STATIC = Path(__file__).resolve().parents[2] / "src" / "whist" / "server" / "static"
+STATIC = Path(__file__).resolve().parents[2] / "src" / "israeli_whist" / "server" / "static"
 BANNED = ("הימור", "מהמר", "מכרז", "בלי שליט")
 HEBREW = re.compile(r"[\u0590-\u05FF]")
 # What a key looks like (word.word, lower case with underscores): a Hebrew page has no such Latin text.

@@ -11,8 +11,8 @@ from fastapi.testclient import TestClient
 from history_kit import BOTS, new_table, play_to_the_end, sign_in
 from playwright.sync_api import Browser, Page, expect
 
-from whist.server.app import create_app
-from whist.server.settings import ServerSettings
+from israeli_whist.server.app import create_app
+from israeli_whist.server.settings import ServerSettings
 
 PHONE = {"width": 375, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}

@@ -13,10 +13,10 @@ from fastapi.testclient import TestClient
 from history_kit import BOTS, new_table, play_to_the_end, sign_in
 from playwright.sync_api import Browser, Route, expect
 
-from whist.bots import analysis
-from whist.bots.analysis import analysis_json, analyze_record
-from whist.server.app import create_app
-from whist.server.settings import ServerSettings
+from israeli_whist.bots import analysis
+from israeli_whist.bots.analysis import analysis_json, analyze_record
+from israeli_whist.server.app import create_app
+from israeli_whist.server.settings import ServerSettings
 
 TIMEOUT_MS = 15_000
 

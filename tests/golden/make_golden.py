@@ -10,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from whist.bots import make_bot, play_to_end
-from whist.bots.base import Bot
-from whist.core.actions import PASS, Action
-from whist.core.games import make_game
-from whist.core.match import Match
-from whist.core.records import dump_record, to_record
-from whist.core.views import SeatView
+from israeli_whist.bots import make_bot, play_to_end
+from israeli_whist.bots.base import Bot
+from israeli_whist.core.actions import PASS, Action
+from israeli_whist.core.games import make_game
+from israeli_whist.core.match import Match
+from israeli_whist.core.records import dump_record, to_record
+from israeli_whist.core.views import SeatView
 
 HERE = Path(__file__).parent
 

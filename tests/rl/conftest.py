@@ -1,4 +1,4 @@
-"""Shared by the tests of whist.rl: the examples of docs/rl.md, read by section."""
+"""Shared by the tests of israeli_whist.rl: the examples of docs/rl.md, read by section."""
 
 from __future__ import annotations
 

@@ -8,13 +8,13 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from whist.core.actions import CONTRACT_BASE, Phase
-from whist.core.cards import card_set, parse_card, symbol_name
-from whist.core.games import make_game
-from whist.core.handgame import HandGame
-from whist.core.state import HandState
-from whist.core.views import seat_view
-from whist.rl.encoding import (
+from israeli_whist.core.actions import CONTRACT_BASE, Phase
+from israeli_whist.core.cards import card_set, parse_card, symbol_name
+from israeli_whist.core.games import make_game
+from israeli_whist.core.handgame import HandGame
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import seat_view
+from israeli_whist.rl.encoding import (
     action_mask,
     action_space_size,
     encode_observation,
@@ -172,7 +172,8 @@ def test_the_docs_show_the_layout_of_the_code(rl_doc_section: Callable[[str], st
     tables = [("Israeli", make_game("israeli").rules), ("Classic", make_game("classic").rules),
               ("Whistiti (4 players)", make_game("whistiti").rules)]
     section = rl_doc_section("Observation encoding")
-    shown = section.split("<!-- layout: whist.rl.encoding.layout_markdown -->\n")[1].split("\n<!-- /layout -->")[0]
+    marker = "<!-- layout: israeli_whist.rl.encoding.layout_markdown -->\n"
+    shown = section.split(marker)[1].split("\n<!-- /layout -->")[0]
     assert shown == layout_markdown(tables)
 
 

@@ -12,9 +12,9 @@ import numpy.typing as npt
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from whist.bots.base import RandomBot
-from whist.core.errors import IllegalActionError, RulesError, WhistError
-from whist.rl.gym import GYM_IDS, WhistEnv
+from israeli_whist.bots.base import RandomBot
+from israeli_whist.core.errors import IllegalActionError, RulesError, WhistError
+from israeli_whist.rl.gym import GYM_IDS, WhistEnv
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("israeli", {}),
@@ -74,7 +74,7 @@ def test_the_ids_are_registered_on_import() -> None:
     for game, env_id in GYM_IDS.items():
         made = gymnasium.make(env_id)
         assert isinstance(made.unwrapped, WhistEnv) and made.unwrapped.game.name == game
-    five = gymnasium.make("whist.rl.gym:whist/Whistiti-v0", players=5).unwrapped
+    five = gymnasium.make("israeli_whist.rl.gym:whist/Whistiti-v0", players=5).unwrapped
     assert isinstance(five, WhistEnv) and five.game.players == 5
 
 

@@ -1,4 +1,4 @@
-"""Our bots in OpenSpiel's own oh_hell (whist.rl.openspiel_ohhell): the cards, the seat's view
+"""Our bots in OpenSpiel's own oh_hell (israeli_whist.rl.openspiel_ohhell): the cards, the seat's view
 rebuilt from its information state only, and the conventions of the oh_hell preset."""
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ import random
 import pyspiel
 import pytest
 
-from whist.bots.registry import make_bot
-from whist.core.actions import contract_action
-from whist.core.cards import card_name
-from whist.core.games import make_game
-from whist.core.state import HandState
-from whist.core.views import seat_view
-from whist.rl.openspiel_ohhell import (
+from israeli_whist.bots.registry import make_bot
+from israeli_whist.core.actions import contract_action
+from israeli_whist.core.cards import card_name
+from israeli_whist.core.games import make_game
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import seat_view
+from israeli_whist.rl.openspiel_ohhell import (
     OhHellBot,
     oh_hell_action,
     oh_hell_card,

@@ -1,4 +1,4 @@
-"""The three games registered with OpenSpiel (whist.rl.openspiel): OpenSpiel's own checks, the
+"""The three games registered with OpenSpiel (israeli_whist.rl.openspiel): OpenSpiel's own checks, the
 deal as chance, observations made from seat views, serialization, and ISMCTS with our resampler."""
 
 from __future__ import annotations
@@ -12,17 +12,17 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
-from whist.bots.registry import make_bot
-from whist.core.actions import PASS, Phase
-from whist.core.cards import SUIT_MASKS
-from whist.core.errors import RulesError
-from whist.core.games import make_game
-from whist.core.state import HandState
-from whist.core.views import seat_view
-from whist.rl.encoding import encode_observation, observation_text
-from whist.rl.openspiel import WhistBot, load
-from whist.rl.openspiel_resample import resample, resampler
-from whist.rl.openspiel_state import WhistState
+from israeli_whist.bots.registry import make_bot
+from israeli_whist.core.actions import PASS, Phase
+from israeli_whist.core.cards import SUIT_MASKS
+from israeli_whist.core.errors import RulesError
+from israeli_whist.core.games import make_game
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import seat_view
+from israeli_whist.rl.encoding import encode_observation, observation_text
+from israeli_whist.rl.openspiel import WhistBot, load
+from israeli_whist.rl.openspiel_resample import resample, resampler
+from israeli_whist.rl.openspiel_state import WhistState
 
 # Each game with its defaults and with options changed (several at once).
 CONFIGS: list[tuple[str, dict[str, Any]]] = [

@@ -13,10 +13,10 @@ import pytest
 from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, seed_test
 from pettingzoo.test.seed_test import parallel_seed_test
 
-from whist.core.actions import PASS
-from whist.core.errors import IllegalActionError, RulesError
-from whist.core.rules import IsraeliRules
-from whist.rl.pettingzoo import WhistAECEnv, env, parallel_env
+from israeli_whist.core.actions import PASS
+from israeli_whist.core.errors import IllegalActionError, RulesError
+from israeli_whist.core.rules import IsraeliRules
+from israeli_whist.rl.pettingzoo import WhistAECEnv, env, parallel_env
 
 # Each game with its defaults, and with options that change the table: three players without
 # the clubs and no no-trump; honours in Classic Whist; five players dealt 10 cards down to 1.

@@ -12,10 +12,10 @@ import pytest
 import ray
 from typer.testing import CliRunner
 
-from whist.bots.tournament import run_tournament, spec_from
-from whist.cli.main import app
-from whist.rl.raybackend import RayBackendError, RaySession, address_endpoint, check_reachable
-from whist.rl.selfplay import MANIFEST, run_selfplay, selfplay_spec
+from israeli_whist.bots.tournament import run_tournament, spec_from
+from israeli_whist.cli.main import app
+from israeli_whist.rl.raybackend import RayBackendError, RaySession, address_endpoint, check_reachable
+from israeli_whist.rl.selfplay import MANIFEST, run_selfplay, selfplay_spec
 
 
 @pytest.fixture(scope="module")

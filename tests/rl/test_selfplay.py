@@ -13,12 +13,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from whist.bots.expert import ExpertBot, ExpertSettings
-from whist.core.games import make_game
-from whist.core.match import deal_seed
-from whist.core.views import seat_view
-from whist.rl.encoding import action_mask, action_space_size, encode_observation, observation_size
-from whist.rl.selfplay import (
+from israeli_whist.bots.expert import ExpertBot, ExpertSettings
+from israeli_whist.core.games import make_game
+from israeli_whist.core.match import deal_seed
+from israeli_whist.core.views import seat_view
+from israeli_whist.rl.encoding import action_mask, action_space_size, encode_observation, observation_size
+from israeli_whist.rl.selfplay import (
     MANIFEST,
     Columns,
     SelfPlayError,
@@ -167,7 +167,8 @@ def test_an_output_folder_that_cannot_take_the_files_is_refused(tmp_path: Path) 
 
 def test_the_docs_show_the_columns_of_the_code(rl_doc_section: Callable[[str], str]) -> None:
     section = rl_doc_section("Self-play data")
-    shown = section.split("<!-- columns: whist.rl.selfplay.schema_markdown -->\n")[1].split("\n<!-- /columns -->")[0]
+    marker = "<!-- columns: israeli_whist.rl.selfplay.schema_markdown -->\n"
+    shown = section.split(marker)[1].split("\n<!-- /columns -->")[0]
     assert shown == schema_markdown()
 
 

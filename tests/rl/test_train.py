@@ -14,10 +14,10 @@ import pytest
 from sklearn.neural_network import MLPRegressor
 from typer.testing import CliRunner
 
-from whist.bots.learned import FEATURE_NAMES, LearnedEstimator, TrickModel
-from whist.cli.main import app
-from whist.rl.selfplay import MANIFEST, run_selfplay, selfplay_spec
-from whist.rl.train import TrainError, contract_rows, fit, split_hands
+from israeli_whist.bots.learned import FEATURE_NAMES, LearnedEstimator, TrickModel
+from israeli_whist.cli.main import app
+from israeli_whist.rl.selfplay import MANIFEST, run_selfplay, selfplay_spec
+from israeli_whist.rl.train import TrainError, contract_rows, fit, split_hands
 
 
 @pytest.fixture(scope="module")
@@ -129,7 +129,7 @@ def test_without_scikit_learn_the_train_extra_is_named(israeli_data: Path, tmp_p
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "sklearn.neural_network", None)  # import fails as if not installed
     message = refused(["--data", str(israeli_data), "--out", str(tmp_path / "m.npz")])
-    assert "pip install 'whist[train]'" in message
+    assert "pip install 'israeli-whist[train]'" in message
 
 
 def test_the_docs_example_runs(rl_doc_examples: Callable[[str], list[str]], capsys: pytest.CaptureFixture[str]

@@ -21,15 +21,15 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
-from whist.bots.basic import BasicBot
-from whist.core.actions import Action, is_card
-from whist.core.cards import cards_in
-from whist.core.games import make_game
-from whist.core.match import Match
-from whist.core.views import SeatView, hidden_cards, seat_view
-from whist.server.db import TableRow, actions, make_engine
-from whist.server.live import LiveTable
-from whist.server.viewjson import scoreboard_json, view_json
+from israeli_whist.bots.basic import BasicBot
+from israeli_whist.core.actions import Action, is_card
+from israeli_whist.core.cards import cards_in
+from israeli_whist.core.games import make_game
+from israeli_whist.core.match import Match
+from israeli_whist.core.views import SeatView, hidden_cards, seat_view
+from israeli_whist.server.db import TableRow, actions, make_engine
+from israeli_whist.server.live import LiveTable
+from israeli_whist.server.viewjson import scoreboard_json, view_json
 
 Message = dict[str, Any]
 COOKIE = "whist_session"

@@ -1,4 +1,4 @@
-"""One rule decides who sees a table (``whist.server.access``), asked the same way by every path:
+"""One rule decides who sees a table (``israeli_whist.server.access``), asked the same way by every path:
 the live table (its page, join, its WebSocket) and its finished game (replay, record, analysis,
 the history list). A private table is seen by its creator, its seated players and holders of its
 invite, whether it is playing or over."""
@@ -15,13 +15,13 @@ from history_kit import play_to_the_end
 from server_kit import Player, create_table, join, sign_in, use
 from sqlalchemy import select
 
-from whist.server.access import Visibility, live_visibility, may_see, stored_visibility, visible_to
-from whist.server.app import create_app
-from whist.server.db import SeatRow, Store, TableRow, tables
-from whist.server.history import table_row
-from whist.server.live import LiveTable
-from whist.server.settings import ServerSettings
-from whist.server.workers import ThreadThinkers
+from israeli_whist.server.access import Visibility, live_visibility, may_see, stored_visibility, visible_to
+from israeli_whist.server.app import create_app
+from israeli_whist.server.db import SeatRow, Store, TableRow, tables
+from israeli_whist.server.history import table_row
+from israeli_whist.server.live import LiveTable
+from israeli_whist.server.settings import ServerSettings
+from israeli_whist.server.workers import ThreadThinkers
 
 # Who is who at the private table of the tests below, and whether the rule lets them see it.
 ROLES = {"creator": True, "seated": True, "stranger": False, "nobody": False}

@@ -10,9 +10,9 @@ import pytest
 from fastapi.testclient import TestClient
 from history_kit import BOTS, new_table, play_to_the_end, sign_in
 
-from whist.server import api_history
-from whist.server.app import create_app
-from whist.server.settings import ServerSettings
+from israeli_whist.server import api_history
+from israeli_whist.server.app import create_app
+from israeli_whist.server.settings import ServerSettings
 
 
 @pytest.fixture

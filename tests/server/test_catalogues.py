@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from whist.server.app import create_app
-from whist.server.settings import ServerSettings
+from israeli_whist.server.app import create_app
+from israeli_whist.server.settings import ServerSettings
 
-SERVER = Path(__file__).resolve().parents[2] / "src" / "whist" / "server"
+SERVER = Path(__file__).resolve().parents[2] / "src" / "israeli_whist" / "server"
 STATIC = SERVER / "static"
 LANGUAGES = ("en", "he")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")

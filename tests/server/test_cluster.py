@@ -1,4 +1,4 @@
-"""Several servers, one site (``whist.server.cluster``): two apps on one PostgreSQL database.
+"""Several servers, one site (``israeli_whist.server.cluster``): two apps on one PostgreSQL database.
 
 A table is played by the node that holds its lease; a connection to another node sees the same
 game and acts through it; when the owner dies, the other node takes the table over after the
@@ -27,11 +27,11 @@ from server_kit import (
     use,
 )
 
-from whist.server.app import create_app
-from whist.server.hub import Hub
-from whist.server.live import LiveTable
-from whist.server.mirror import MirrorTable
-from whist.server.settings import ServerSettings
+from israeli_whist.server.app import create_app
+from israeli_whist.server.hub import Hub
+from israeli_whist.server.live import LiveTable
+from israeli_whist.server.mirror import MirrorTable
+from israeli_whist.server.settings import ServerSettings
 
 LEASE = 2.0
 

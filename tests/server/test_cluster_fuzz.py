@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from whist.server.cluster import Cluster
-from whist.server.db import Store
-from whist.server.hub import Hub, TableRequest
-from whist.server.mirror import MirrorTable
+from israeli_whist.server.cluster import Cluster
+from israeli_whist.server.db import Store
+from israeli_whist.server.hub import Hub, TableRequest
+from israeli_whist.server.mirror import MirrorTable
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),

@@ -10,8 +10,8 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
-from whist.server.cluster import Cluster, LeaseLost
-from whist.server.db import SeatRow, Store, TableRow
+from israeli_whist.server.cluster import Cluster, LeaseLost
+from israeli_whist.server.db import SeatRow, Store, TableRow
 
 TABLE = "leased"
 

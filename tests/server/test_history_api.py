@@ -10,13 +10,13 @@ from fastapi.testclient import TestClient
 from history_kit import BOTS, new_table, play_to_the_end, sign_in
 from openskill.models import PlackettLuce
 
-from whist.cli.check import seat_names
-from whist.core.actions import action_name
-from whist.core.records import replay
-from whist.server.app import create_app
-from whist.server.db import Store
-from whist.server.ratings import bot_rating
-from whist.server.settings import ServerSettings
+from israeli_whist.cli.check import seat_names
+from israeli_whist.core.actions import action_name
+from israeli_whist.core.records import replay
+from israeli_whist.server.app import create_app
+from israeli_whist.server.db import Store
+from israeli_whist.server.ratings import bot_rating
+from israeli_whist.server.settings import ServerSettings
 
 
 @pytest.fixture

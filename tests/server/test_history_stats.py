@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from sqlalchemy import delete, insert, select
 
-from whist.server import playerstats
-from whist.server import ratings as player_ratings
-from whist.server.db import Store, actions, hand_results, ratings, seats, tables, users
-from whist.server.playerstats import PlayerStats
-from whist.server.ratings import BOT_RATINGS, MODEL, Competitor, rate_game
+from israeli_whist.server import playerstats
+from israeli_whist.server import ratings as player_ratings
+from israeli_whist.server.db import Store, actions, hand_results, ratings, seats, tables, users
+from israeli_whist.server.playerstats import PlayerStats
+from israeli_whist.server.ratings import BOT_RATINGS, MODEL, Competitor, rate_game
 
 NEW = (MODEL.mu, MODEL.sigma)
 BASIC = BOT_RATINGS["basic"]
@@ -169,7 +169,7 @@ def test_a_game_already_finished_is_not_rated_again(store: Store) -> None:
 def test_a_game_that_does_not_end_is_not_rated(store: Store, caplog: Any) -> None:
     ann = store.add_user("Ann")
     add_table(store, "p1", "playing", [ann, None, None, None], [])  # no actions: the game is not over
-    with caplog.at_level(logging.ERROR, logger="whist.server"), store.begin() as c:
+    with caplog.at_level(logging.ERROR, logger="israeli_whist.server"), store.begin() as c:
         player_ratings.rate_finished_game(c, "p1")
     assert "p1: the game could not be rated" in caplog.text and "rating a game that is not over" in caplog.text
 

@@ -15,16 +15,16 @@ import pytest
 from fastapi.testclient import TestClient
 from server_kit import live, seats_json, sign_in, use
 
-from whist.core.actions import PASS, Phase, bid_action, bid_level, bid_strain, is_bid
-from whist.core.cards import NO_TRUMP
-from whist.core.games import GAMES, RULES_BY_GAME, make_game
-from whist.core.match import Match
-from whist.core.rules import FORM_DECKS, option_kind
-from whist.core.state import HandState
-from whist.core.views import seat_view
-from whist.server.app import STATIC, create_app
-from whist.server.live import LiveTable
-from whist.server.settings import ServerSettings
+from israeli_whist.core.actions import PASS, Phase, bid_action, bid_level, bid_strain, is_bid
+from israeli_whist.core.cards import NO_TRUMP
+from israeli_whist.core.games import GAMES, RULES_BY_GAME, make_game
+from israeli_whist.core.match import Match
+from israeli_whist.core.rules import FORM_DECKS, option_kind
+from israeli_whist.core.state import HandState
+from israeli_whist.core.views import seat_view
+from israeli_whist.server.app import STATIC, create_app
+from israeli_whist.server.live import LiveTable
+from israeli_whist.server.settings import ServerSettings
 
 
 @pytest.fixture

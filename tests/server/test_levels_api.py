@@ -8,11 +8,11 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from whist.bots.ladder_ratings import LADDER_RATINGS
-from whist.core.games import GAMES
-from whist.server.app import create_app
-from whist.server.ratings import BOT_RATINGS, bot_rating, ordinal
-from whist.server.settings import ServerSettings
+from israeli_whist.bots.ladder_ratings import LADDER_RATINGS
+from israeli_whist.core.games import GAMES
+from israeli_whist.server.app import create_app
+from israeli_whist.server.ratings import BOT_RATINGS, bot_rating, ordinal
+from israeli_whist.server.settings import ServerSettings
 
 LADDER = ("easy", "medium", "hard", "expert")
 

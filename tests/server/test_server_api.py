@@ -15,9 +15,9 @@ from itsdangerous import TimestampSigner
 from server_kit import COOKIE, connect, create_table, drive, seats_json, sign_in, use
 from starlette.websockets import WebSocketDisconnect
 
-import whist
-from whist.server.app import create_app
-from whist.server.settings import ServerSettings
+import israeli_whist
+from israeli_whist.server.app import create_app
+from israeli_whist.server.settings import ServerSettings
 
 FOUR = seats_json("hbbb")
 
@@ -30,7 +30,8 @@ def client(app_settings: ServerSettings) -> Iterator[TestClient]:
 
 def test_health_checks_the_database_and_counts_tables(client: TestClient) -> None:
     # "node": this server's name among several on one PostgreSQL; None on SQLite, a single server.
-    assert client.get("/health").json() == {"status": "ok", "version": whist.__version__, "tables": 0, "node": None}
+    health = {"status": "ok", "version": israeli_whist.__version__, "tables": 0, "node": None}
+    assert client.get("/health").json() == health
     create_table(client, sign_in(client, "Ann"), "hbbb")
     assert client.get("/health").json()["tables"] == 1
 

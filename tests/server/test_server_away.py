@@ -16,12 +16,12 @@ import pytest
 from fastapi.testclient import TestClient
 from server_kit import Message, connect, create_table, drive, join, live, sign_in, stored_actions
 
-from whist.core.views import seat_view
-from whist.server.app import create_app
-from whist.server.db import SeatRow, Store, TableRow
-from whist.server.live import LiveTable
-from whist.server.settings import ServerSettings
-from whist.server.workers import ThreadThinkers
+from israeli_whist.core.views import seat_view
+from israeli_whist.server.app import create_app
+from israeli_whist.server.db import SeatRow, Store, TableRow
+from israeli_whist.server.live import LiveTable
+from israeli_whist.server.settings import ServerSettings
+from israeli_whist.server.workers import ThreadThinkers
 
 
 @pytest.fixture

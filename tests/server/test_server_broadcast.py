@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from whist.core.games import make_game
-from whist.core.match import Match
-from whist.server import live as live_module
-from whist.server.db import SeatRow, Store, TableRow
-from whist.server.live import LiveTable
-from whist.server.viewjson import scoreboard_json
-from whist.server.workers import ThreadThinkers
+from israeli_whist.core.games import make_game
+from israeli_whist.core.match import Match
+from israeli_whist.server import live as live_module
+from israeli_whist.server.db import SeatRow, Store, TableRow
+from israeli_whist.server.live import LiveTable
+from israeli_whist.server.viewjson import scoreboard_json
+from israeli_whist.server.workers import ThreadThinkers
 
 SPECTATOR = -1
 

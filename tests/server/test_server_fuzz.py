@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from server_kit import connect, create_table, errors_logged, live, logged_text, my_turn, reply_to, sign_in, use
 
-from whist.core.actions import NUM_ACTIONS
-from whist.server.app import create_app
-from whist.server.settings import RateLimits, ServerSettings
+from israeli_whist.core.actions import NUM_ACTIONS
+from israeli_whist.server.app import create_app
+from israeli_whist.server.settings import RateLimits, ServerSettings
 
 WEBSOCKET_EXAMPLES = 1000
 HTTP_EXAMPLES = 1000

@@ -25,14 +25,14 @@ from server_kit import (
     use,
 )
 
-from whist.core.actions import Phase
-from whist.core.errors import IllegalActionError, RulesError
-from whist.core.games import make_game
-from whist.core.match import Match
-from whist.server.app import create_app
-from whist.server.live import ActionRefused
-from whist.server.replies import json_text
-from whist.server.settings import ServerSettings
+from israeli_whist.core.actions import Phase
+from israeli_whist.core.errors import IllegalActionError, RulesError
+from israeli_whist.core.games import make_game
+from israeli_whist.core.match import Match
+from israeli_whist.server.app import create_app
+from israeli_whist.server.live import ActionRefused
+from israeli_whist.server.replies import json_text
+from israeli_whist.server.settings import ServerSettings
 
 JSON = {"content-type": "application/json"}
 HUGE = [2**63, 2**64, 10**30, -(2**63) - 1]

@@ -23,11 +23,11 @@ from server_kit import connect, create_table, live, seats_json, sign_in, stored_
 from starlette.types import ASGIApp, Receive, Scope, Send
 from typer.testing import CliRunner
 
-from whist.cli.main import app as cli_app
-from whist.server.app import create_app
-from whist.server.limits import SlidingWindow, duration
-from whist.server.live import LiveTable
-from whist.server.settings import Limit, RateLimits, ServerSettings
+from israeli_whist.cli.main import app as cli_app
+from israeli_whist.server.app import create_app
+from israeli_whist.server.limits import SlidingWindow, duration
+from israeli_whist.server.live import LiveTable
+from israeli_whist.server.settings import Limit, RateLimits, ServerSettings
 
 ADDRESS = "x-test-address"
 PLENTY = Limit(1000, 1000, 60)
@@ -215,7 +215,7 @@ def test_idle_keys_are_dropped() -> None:
 def test_serve_options(monkeypatch: pytest.MonkeyPatch) -> None:
     """``whist serve``'s limit options reach the server's settings; a malformed one is refused."""
     started: list[tuple[object, ...]] = []
-    monkeypatch.setattr("whist.server.run.run_server", lambda *args, **_: started.append(args))
+    monkeypatch.setattr("israeli_whist.server.run.run_server", lambda *args, **_: started.append(args))
     runner = CliRunner()
     assert runner.invoke(cli_app, ["serve", "--limit", "tables=2,5,60", "--limit", "logins=off"]).exit_code == 0
     assert runner.invoke(cli_app, ["serve", "--no-rate-limits", "--max-open-tables", "0"]).exit_code == 0
@@ -232,7 +232,7 @@ def test_serve_bot_workers_by_flag_and_environment(monkeypatch: pytest.MonkeyPat
     """One worker process per core unless told; flags and WHIST_* variables set the same settings;
     a bad count is refused before anything starts."""
     started: list[dict[str, object]] = []
-    monkeypatch.setattr("whist.server.run.run_server", lambda *args, **kwargs: started.append(kwargs))
+    monkeypatch.setattr("israeli_whist.server.run.run_server", lambda *args, **kwargs: started.append(kwargs))
     runner = CliRunner()
     assert runner.invoke(cli_app, ["serve"]).exit_code == 0
     defaults = {"bot_workers": None, "bot_deadline": 5.0, "ray_address": None, "node_name": None,

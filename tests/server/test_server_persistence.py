@@ -33,9 +33,9 @@ from server_kit import (
     stored_actions,
 )
 
-from whist.server.app import create_app
-from whist.server.db import Store
-from whist.server.settings import ServerSettings
+from israeli_whist.server.app import create_app
+from israeli_whist.server.db import Store
+from israeli_whist.server.settings import ServerSettings
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

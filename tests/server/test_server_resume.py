@@ -7,8 +7,8 @@ import sqlite3
 from fastapi.testclient import TestClient
 from server_kit import create_table, sign_in
 
-from whist.server.app import create_app
-from whist.server.settings import ServerSettings
+from israeli_whist.server.app import create_app
+from israeli_whist.server.settings import ServerSettings
 
 
 def test_a_table_that_does_not_replay_is_left_out_and_the_others_resume(app_settings: ServerSettings) -> None:

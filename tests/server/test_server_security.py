@@ -30,9 +30,9 @@ from server_kit import (
     use,
 )
 
-from whist.core.actions import PASS
-from whist.server.app import create_app
-from whist.server.settings import ServerSettings
+from israeli_whist.core.actions import PASS
+from israeli_whist.server.app import create_app
+from israeli_whist.server.settings import ServerSettings
 
 
 @pytest.fixture

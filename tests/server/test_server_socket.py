@@ -13,9 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 from server_kit import TestConn, connect, create_table, drive, join, live, sign_in, stored_actions
 
-from whist.core.actions import NUM_ACTIONS, PASS
-from whist.server.app import create_app
-from whist.server.settings import ServerSettings
+from israeli_whist.core.actions import NUM_ACTIONS, PASS
+from israeli_whist.server.app import create_app
+from israeli_whist.server.settings import ServerSettings
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from whist.server import api_sheets
-from whist.server.app import create_app
-from whist.server.settings import ServerSettings
+from israeli_whist.server import api_sheets
+from israeli_whist.server.app import create_app
+from israeli_whist.server.settings import ServerSettings
 
 NAMES = ["Ann", "Ben", "Dan", "Eve"]
 HAND = {"declarer": 1, "level": 5, "strain": "S", "contracts": [3, 5, 0, 4], "tricks": [3, 6, 0, 4]}

@@ -1,4 +1,4 @@
-"""Bots thinking in worker processes (``whist.server.workers``): the same choices as in the web
+"""Bots thinking in worker processes (``israeli_whist.server.workers``): the same choices as in the web
 process, a worker killed mid-decision costs the table nothing, and a decision that does not come
 back by its deadline is made by the basic bot."""
 
@@ -20,18 +20,18 @@ import pytest
 from fastapi.testclient import TestClient
 from server_kit import SleepyBot, connect, create_table, live, sign_in, stored_actions
 
-from whist.bots.base import Bot
-from whist.bots.basic import BasicBot
-from whist.bots.expert import ExpertBot, ExpertSettings
-from whist.bots.registry import make_bot
-from whist.core.games import make_game
-from whist.core.match import Match
-from whist.core.views import SeatView, seat_view
-from whist.server.app import create_app
-from whist.server.live import LiveTable
-from whist.server.settings import ServerSettings
-from whist.server.thinking import make_thinkers
-from whist.server.workers import WORKER_NICENESS, Decided, ProcessThinkers, Thinkers, ThreadThinkers, Worker
+from israeli_whist.bots.base import Bot
+from israeli_whist.bots.basic import BasicBot
+from israeli_whist.bots.expert import ExpertBot, ExpertSettings
+from israeli_whist.bots.registry import make_bot
+from israeli_whist.core.games import make_game
+from israeli_whist.core.match import Match
+from israeli_whist.core.views import SeatView, seat_view
+from israeli_whist.server.app import create_app
+from israeli_whist.server.live import LiveTable
+from israeli_whist.server.settings import ServerSettings
+from israeli_whist.server.thinking import make_thinkers
+from israeli_whist.server.workers import WORKER_NICENESS, Decided, ProcessThinkers, Thinkers, ThreadThinkers, Worker
 
 # An expert that searches a fixed 1,000 deals a decision: over two seconds for an Israeli Whist
 # call, long enough to kill its worker in the middle, the same choice for its seed wherever it runs.
@@ -187,7 +187,7 @@ def test_workers_yield_the_cpu_to_the_web_process(pool: ProcessThinkers) -> None
 ORPHAN_SCRIPT = """
 import sys, time
 if __name__ == "__main__":
-    from whist.server.workers import ProcessThinkers
+    from israeli_whist.server.workers import ProcessThinkers
     print(" ".join(str(pid) for pid in ProcessThinkers(2).pids()), flush=True)
     time.sleep(120)
 """

@@ -17,14 +17,14 @@ import pytest
 from test_workers import SLOW, first_views
 from typer.testing import CliRunner
 
-from whist.bots.basic import BasicBot
-from whist.bots.expert import ExpertBot
-from whist.bots.registry import make_bot
-from whist.cli.main import app
-from whist.core.views import SeatView
-from whist.rl.raybackend import RayBackendError, RaySession
-from whist.server.thinking import make_thinkers
-from whist.server.workers_ray import RayThinkers
+from israeli_whist.bots.basic import BasicBot
+from israeli_whist.bots.expert import ExpertBot
+from israeli_whist.bots.registry import make_bot
+from israeli_whist.cli.main import app
+from israeli_whist.core.views import SeatView
+from israeli_whist.rl.raybackend import RayBackendError, RaySession
+from israeli_whist.server.thinking import make_thinkers
+from israeli_whist.server.workers_ray import RayThinkers
 
 
 @pytest.fixture(scope="module")

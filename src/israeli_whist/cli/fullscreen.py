@@ -1,0 +1,263 @@
+"""The full-screen view of ``whist play``: a card table (Textual) in front of the same game.
+
+The game itself is ``TerminalGame`` (bots through ``bots.runner.play_match``, the same inputs and
+commands, the same saving); it runs in a worker thread and this view only changes where its words
+go: the table is redrawn after every action, the narration goes to a log beside it, blocks (the
+hand's summary, the score sheet, help) go to the board or an overlay, and each question is asked
+at the input line at the bottom. The bots' actions come one by one, ``delay`` seconds apart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import queue
+import threading
+from collections.abc import Sequence
+from typing import ClassVar
+
+from rich.console import Console, Group, RenderableType
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Header, Input, RichLog, Static
+
+from israeli_whist.cli.play import HELP, TerminalGame, rules_text
+from israeli_whist.cli.scores import hand_heading, score_sheet
+from israeli_whist.cli.session import Seats
+from israeli_whist.cli.table import display_order, hand_lines, last_trick_text
+from israeli_whist.cli.tablelayout import auction_panel, board
+from israeli_whist.core.actions import Action
+from israeli_whist.core.cards import Card
+from israeli_whist.core.match import Match
+from israeli_whist.core.views import SeatView, seat_view
+
+# What the keys put in the answer queue instead of a line: leaving as Ctrl-C and as Ctrl-D do.
+INTERRUPT, END_OF_INPUT = object(), object()
+
+
+class LogFile(io.StringIO):
+    """A file for a rich Console whose every print becomes a line of the view's log."""
+
+    def __init__(self, app: TableApp) -> None:
+        super().__init__()
+        self.app = app
+
+    def write(self, text: str) -> int:
+        if text:
+            self.app.call_from_thread(self.app.log_line, Text.from_ansi(text.rstrip("\n")))
+        return len(text)
+
+
+class Overlay(ModalScreen[None]):
+    """A block over the table (the score sheet, help, rules) until Escape, Enter or q."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,q,f1,f2", "app.pop_screen", "Close"),
+    ]
+    DEFAULT_CSS = """
+    Overlay { align: center middle; }
+    Overlay > Vertical { width: auto; max-width: 95%; height: auto; max-height: 90%;
+                         border: round $accent; background: $surface; padding: 0 1; }
+    Overlay Static { width: auto; }
+    """
+
+    def __init__(self, block: RenderableType) -> None:
+        super().__init__()
+        self.block = block
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.block)  # one widget each: Textual cannot measure the width of a rich Group
+            yield Static(Text("\nEscape or Enter: back to the table", style="dim"))
+
+
+class TableApp(App[int]):
+    """The screen; ``read`` and ``pause`` are called from the game's thread, the rest on the screen's."""
+
+    TITLE = "whist"
+    CSS = """
+    #main { height: 1fr; }
+    #table-side { width: 2fr; }
+    #board { height: auto; border: round $primary; padding: 0 1; }
+    #hand { height: auto; padding: 0 1; }
+    #side { width: 1fr; min-width: 32; }
+    #auction { height: auto; }
+    #log { height: 1fr; border: round $secondary; }
+    #prompt { height: auto; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "show_help", "Help"),
+        Binding("f2", "show_score", "Score sheet"),
+        Binding("f3", "show_last", "Last trick"),
+        Binding("ctrl+c,ctrl+q", "leave", "Leave", priority=True),
+        Binding("ctrl+d", "end_of_input", "Leave", show=False, priority=True),
+    ]
+
+    def __init__(self, game: TableGame) -> None:
+        super().__init__()
+        self.game = game
+        self.answers: queue.Queue[str | object] = queue.Queue()
+        self.leaving = threading.Event()
+        self.asking = False
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="main"):
+            with VerticalScroll(id="table-side"):
+                yield Static(id="board")
+                yield Static(id="hand")
+            with Vertical(id="side"):
+                yield Static(id="auction")
+                yield RichLog(id="log", wrap=True, min_width=20)
+        yield Static(id="prompt")
+        yield Input(id="answer", placeholder="a card (QH, 10c, 3), a call (pass, 5S), a number; help")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#answer", Input).focus()
+        self.run_worker(self.play, thread=True, exit_on_error=True)
+
+    def play(self) -> None:
+        self.call_from_thread(self.exit, self.game.run())
+
+    # Called from the game's thread -------------------------------------------------------
+
+    def read(self, prompt: str) -> str:
+        self.call_from_thread(self.ask, prompt)
+        answer = self.answers.get()
+        if answer is INTERRUPT:
+            raise KeyboardInterrupt
+        if answer is END_OF_INPUT:
+            raise EOFError
+        assert isinstance(answer, str)
+        return answer
+
+    def pause(self, seconds: float) -> None:
+        """Wait between the bots' actions; a player who leaves meanwhile leaves at once."""
+        if self.leaving.wait(seconds):
+            raise KeyboardInterrupt
+
+    # On the screen's thread --------------------------------------------------------------
+
+    def ask(self, prompt: str) -> None:
+        self.query_one("#prompt", Static).update(Text(prompt, style="bold"))
+        self.asking = True
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if not self.asking:
+            self.notify("Wait for your turn: the bots are playing.")
+            return
+        self.asking = False
+        self.query_one("#prompt", Static).update("")
+        event.input.clear()
+        self.answers.put(event.value)
+
+    def draw(self, view: SeatView, names: Sequence[str], heading: str) -> None:
+        self.sub_title = heading
+        self.query_one("#board", Static).update(board(view, names))
+        self.query_one("#auction", Static).update(auction_panel(view, names))
+        shown: list[Card] = display_order(view)
+        self.query_one("#hand", Static).update(Group(Text("Your hand", style="bold"), hand_lines(view, shown))
+                                               if view.seat >= 0 else "")
+
+    def show_on_board(self, blocks: Sequence[RenderableType]) -> None:
+        self.query_one("#board", Static).update(Group(*blocks))
+
+    def log_line(self, line: Text) -> None:
+        self.query_one("#log", RichLog).write(line)
+
+    def action_show_help(self) -> None:
+        self.push_screen(Overlay(Text(HELP + "\n\nKeys: F1 help, F2 score sheet, F3 last trick, Ctrl-C leave")))
+
+    def action_show_score(self) -> None:
+        self.push_screen(Overlay(score_sheet(self.game.match, self.game.names)))
+
+    def action_show_last(self) -> None:
+        view = seat_view(self.game.match.hand, self.game.seats.human)
+        self.push_screen(Overlay(last_trick_text(view, self.game.names)))
+
+    def action_leave(self) -> None:
+        self.leave(INTERRUPT)
+
+    def action_end_of_input(self) -> None:
+        self.leave(END_OF_INPUT)
+
+    def leave(self, how: object) -> None:
+        self.leaving.set()
+        self.answers.put(how)
+
+
+class TableGame(TerminalGame):
+    """``TerminalGame`` with its table, words and questions on the full-screen view."""
+
+    def __init__(self, match: Match, seats: Seats, delay: float) -> None:
+        self.app = TableApp(self)
+        console = Console(file=LogFile(self.app), width=60, force_terminal=True, color_system="standard")
+        super().__init__(match, seats, console, self.app.read, None)  # saved by run_full_screen, after the view
+        self.delay = delay
+        self.blocks: list[RenderableType] = []  # shown on the board together, until the table is drawn again
+
+    def run(self) -> int:
+        code = super().run()
+        if not self.farewell:  # the last scores stay on the board until the player has read them
+            with contextlib.suppress(EOFError, KeyboardInterrupt):
+                self.read("The game is over. Press Enter to leave: ")
+        return code
+
+    def draw(self, view: SeatView, heading: str = "") -> None:
+        self.blocks = []
+        match = self.match
+        heading = heading or (f"{match.game.title} · the game is over" if match.over
+                              else hand_heading(match, self.names))
+        self.app.call_from_thread(self.app.draw, view, self.names, heading)
+
+    def refuse(self, message: str) -> None:
+        super().refuse(message)  # in the log, and beside the input line where the eyes are
+        self.app.call_from_thread(self.app.notify, message, severity="error")
+
+    def show_table(self, view: SeatView, shown: Sequence[Card]) -> None:
+        self.draw(view)
+
+    def tell(self, seat: int, action: Action, after: Match) -> None:
+        hands = len(self.match.results)
+        super().tell(seat, action, after)
+        if len(self.match.results) == hands:  # the end of a hand is drawn by end_of_hand
+            self.draw(seat_view(self.match.hand, self.seats.human))
+            if seat != self.seats.human:
+                self.app.pause(self.delay)
+
+    def end_of_hand(self, view: SeatView) -> None:
+        # The last trick, before the summary takes the board (the match already counts the next hand).
+        self.draw(view, f"{self.match.game.title} · hand {self.match.results[-1].number} is over")
+        self.app.pause(self.delay)
+        super().end_of_hand(view)
+
+    def show_block(self, block: RenderableType) -> None:
+        """On the board, below what it shows already: the last hand's summary stays above the final scores."""
+        self.blocks.append(block)
+        self.app.call_from_thread(self.app.show_on_board, list(self.blocks))
+
+    def announce_hand(self) -> None:
+        self.console.print(Text(hand_heading(self.match, self.names), style="bold"))
+        self.draw(seat_view(self.match.hand, self.seats.human))
+
+    def command(self, word: str, view: SeatView | None, shown: Sequence[Card]) -> None:
+        if word in ("help", "?"):
+            self.app.call_from_thread(self.app.action_show_help)
+        elif word == "score":
+            self.app.call_from_thread(self.app.action_show_score)
+        elif word == "rules":
+            self.app.call_from_thread(self.app.push_screen, Overlay(Text(rules_text(self.match))))
+        else:
+            super().command(word, view, shown)
+
+
+def run_full_screen(match: Match, seats: Seats, delay: float) -> tuple[TableGame, int]:
+    """Play in the full-screen view. The game as it ended and the exit code are returned, so that the
+    caller tells the end and saves the record on the terminal's own screen, where it stays."""
+    game = TableGame(match, seats, delay)
+    code = game.app.run()
+    return game, 1 if code is None else code

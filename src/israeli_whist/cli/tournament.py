@@ -1,0 +1,137 @@
+"""``whist tournament``: duplicate matches between bot levels (``israeli_whist.bots.tournament``), here or
+on Ray, with a progress bar, a summary table, and optionally results.csv, summary.json and chart.png
+in --out."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+from pathlib import Path
+from typing import Annotated, NoReturn
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from israeli_whist.bots.registry import BOT_LEVELS
+from israeli_whist.bots.tournament import (
+    TournamentResult,
+    check_spec,
+    csv_header,
+    csv_rows,
+    run_tournament,
+    spec_from,
+)
+from israeli_whist.cli.backends import BACKEND_HELP, RAY_ADDRESS_HELP, Backend, check_backend, ray_session
+from israeli_whist.cli.errors import usage_error
+from israeli_whist.cli.options import GameOption, PresetOption, RuleOptions, parse_options
+from israeli_whist.cli.tournamentchart import write_chart
+from israeli_whist.core.errors import WhistError
+from israeli_whist.core.games import GAMES
+from israeli_whist.core.wording import count_text
+
+
+def refuse(message: str) -> NoReturn:
+    usage_error(message, "whist tournament")
+
+
+
+
+def tournament(
+    game: GameOption = "israeli",
+    preset: PresetOption = None,
+    option: RuleOptions = None,
+    bots: Annotated[str, typer.Option(
+        help=f"Comma-separated bot levels, two or more ({', '.join(BOT_LEVELS)}); "
+             "Classic Whist takes two, one for each side.")] = "basic,random",
+    deals: Annotated[int, typer.Option(min=1, help="Deals; each is played in every seat arrangement.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the deals and the bots.")] = 0,
+    workers: Annotated[int | None, typer.Option(
+        min=1, help="Processes (default: all cores), or with --backend ray the CPUs of a Ray started here.")] = None,
+    out: Annotated[Path | None, typer.Option(
+        file_okay=False, help="Write results.csv, summary.json and chart.png to this folder.")] = None,
+    backend: Annotated[Backend, typer.Option(help=BACKEND_HELP)] = Backend.local,
+    ray_address: Annotated[str | None, typer.Option(help=RAY_ADDRESS_HELP)] = None,
+) -> None:
+    """Duplicate matches between bots: the same deals with the bots in every seat arrangement.
+
+    Prints each bot's mean score per hand with its 95% confidence interval, and the paired
+    (per deal) difference between bots.
+    """
+    check_backend(backend, ray_address, workers, "whist tournament")
+    try:
+        spec = spec_from(game, [level.strip() for level in bots.split(",") if level.strip()], deals, seed,
+                         preset, parse_options(option or ()))
+        arrangements = check_spec(spec)
+    except WhistError as error:
+        refuse(str(error))
+    if out is not None and out.exists() and not out.is_dir():
+        refuse(f"--out {out} is a file, not a folder")
+    console = Console(highlight=False)
+    with ray_session(backend, ray_address, workers) as session:
+        console.print(f"{GAMES[spec.game].title}: {', '.join(spec.labels)}; {count_text(deals, 'deal')} x "
+                      f"{count_text(len(arrangements), 'seat arrangement')}, seed {seed}", markup=False)
+        with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as progress:
+            task = progress.add_task("deals", total=deals)
+            result = run_tournament(spec, workers or os.cpu_count() or 1,
+                                    lambda done, _total: progress.update(task, completed=done),
+                                    session.map_unordered if session is not None else None)
+    console.print(summary_table(result))
+    for line in difference_lines(result):
+        console.print(line, markup=False)
+    if out is not None:
+        write_outputs(result, out)
+        console.print(f"Wrote {out / 'results.csv'}, {out / 'summary.json'} and {out / 'chart.png'}", markup=False)
+
+
+def _number(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None or math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "-"
+
+
+def summary_table(result: TournamentResult) -> Table:
+    summary = result.summary()
+    table = Table(caption="mean: points a hand; made: contracts made; 0 made: zero bids made; "
+                          "over, under: mean points a hand in over and in under hands; ms: time per decision",
+                  title=f"{summary['hands_played']} hands played"
+                        + (f", {result.cancelled_deals} cancelled deals redealt" if result.cancelled_deals else ""))
+    for column in ("bot", "mean", "±95% CI", "made", "0 made", "over", "under", "ms mean", "ms med"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for bot, timing in zip(result.bots, result.decision_times, strict=True):
+        table.add_row(
+            bot.label, _number(bot.mean.mean), _number(bot.mean.half_width),
+            _percent(bot.contracts_made, bot.contracts), _percent(bot.zero_bids_made, bot.zero_bids),
+            _split_text(bot.over), _split_text(bot.under), _number(timing.mean_ms, 3), _number(timing.median_ms, 3))
+    return table
+
+
+def _split_text(split: tuple[int, float, int]) -> str:
+    hands, mean, _made = split
+    return _number(mean) if hands else "-"
+
+
+def difference_lines(result: TournamentResult) -> list[str]:
+    lines = []
+    for difference in result.differences:
+        mean = difference.mean
+        verdict = ("above zero" if mean.low > 0 else "below zero" if mean.high < 0 else "includes zero")
+        lines.append(f"{difference.first} - {difference.second}: {mean.mean:+.2f} points a hand, paired by deal; "
+                     f"95% CI [{_number(mean.low)}, {_number(mean.high)}] ({verdict})")
+    return lines
+
+
+def write_outputs(result: TournamentResult, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    with (folder / "results.csv").open("w", newline="", encoding="utf-8") as file:
+        writer = csv.writer(file)
+        writer.writerow(csv_header(len(result.arrangements[0])))
+        writer.writerows(csv_rows(result))
+    (folder / "summary.json").write_text(json.dumps(result.summary(), indent=2) + "\n", encoding="utf-8")
+    write_chart(result, folder / "chart.png")

@@ -1,0 +1,241 @@
+"""The three games registered with OpenSpiel: ``python_israeli_whist``, ``python_classic_whist``
+and ``python_whistiti``, one hand per episode.
+
+>>> game = load("whistiti", players=3, schedule="2,5", hand_number=1)
+>>> game.num_players(), game.get_parameters()["schedule"]
+(3, '2;5')
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), len(state.chance_outcomes())
+(True, 52)
+
+Every rule option of the game is a game parameter (``whist rules`` lists them), with two more:
+``dealer`` (the seat that deals) and ``hand_number`` (which hand of the game it is, 0 first: it
+sets Whistiti's number of cards). An optional number option (Israeli Whist's ``target``) is 0
+for none, and a list (Whistiti's ``schedule``) is written with ``;`` in a game string, since
+OpenSpiel splits parameters on commas, and a list of one number ends with ``;`` (``12;``), since
+OpenSpiel would read ``12`` as a number; ``load`` takes either form.
+
+The deal is chance, one card at a time (``israeli_whist.rl.openspiel_state``), so OpenSpiel's search,
+its resampling and its records all see it; returns are the hand's points. What a player
+observes is in ``israeli_whist.rl.openspiel_observer``; a resampler for ISMCTS that draws the hidden
+cards with our exact deal sampler is in ``israeli_whist.rl.openspiel_resample``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+import pyspiel
+
+from israeli_whist.bots.base import Bot
+from israeli_whist.core.actions import MAX_TRICKS, STRAINS, Phase
+from israeli_whist.core.errors import RulesError, quoted
+from israeli_whist.core.games import RULES_BY_GAME, game_for_rules, make_rules
+from israeli_whist.core.handgame import HandGame
+from israeli_whist.core.rules import Rules, option_kind
+from israeli_whist.rl.encoding import MAX_FRISCH_ROUNDS, action_space_size
+from israeli_whist.rl.openspiel_observer import WhistObserver, make_observer
+from israeli_whist.rl.openspiel_state import WhistState, cards_drawn
+
+# Our game name -> OpenSpiel's short name, and the long name OpenSpiel shows.
+SHORT_NAMES = {"israeli": "python_israeli_whist", "classic": "python_classic_whist", "whistiti": "python_whistiti"}
+LONG_NAMES = {"israeli": "Python Israeli Whist", "classic": "Python Classic Whist", "whistiti": "Python Whistiti"}
+GAME_PARAMETERS = ("dealer", "hand_number")  # parameters that are not rule options
+LIST_SEPARATOR = ";"  # a list option's separator in a game string
+
+
+def parameter_defaults(rules_type: type[Rules]) -> dict[str, Any]:
+    """Every parameter of a game with its default: the rule options, then ``dealer`` and ``hand_number``."""
+    defaults: dict[str, Any] = {}
+    for f in dataclasses.fields(rules_type):
+        value = f.default
+        defaults[f.name] = 0 if value is None else _spiel_text(value) if isinstance(value, str) else value
+    return {**defaults, "dealer": 0, "hand_number": 0}
+
+
+def _spiel_text(text: str) -> str:
+    """A text option as a game string holds it: lists with ``;``, and a text OpenSpiel would read
+    as a number (a one-hand schedule, ``12``) with a ``;`` after it, so that it stays text."""
+    text = text.replace(",", LIST_SEPARATOR)
+    return text + LIST_SEPARATOR if text and not text.strip("+-0123456789.") else text
+
+
+def rules_from_parameters(game: str, params: Mapping[str, Any]) -> Rules:
+    """The rules a parameter set means; RulesError for an unknown option or a bad value."""
+    rules_type = RULES_BY_GAME[game]
+    options: dict[str, Any] = {}
+    for f in dataclasses.fields(rules_type):
+        if f.name not in params:
+            continue
+        value = params[f.name]
+        if f.default is None and option_kind(f) == "number" and value == 0:
+            value = None
+        elif isinstance(value, str):
+            value = value.rstrip(LIST_SEPARATOR).replace(LIST_SEPARATOR, ",")
+        options[f.name] = value
+    unknown = set(params) - set(options) - set(GAME_PARAMETERS)
+    if unknown:
+        raise RulesError(f"Unknown option {quoted(sorted(unknown)[0])} for {game}; options: "
+                         f"{', '.join(rules_type.option_names())}, {', '.join(GAME_PARAMETERS)}")
+    return make_rules(game, None, options)
+
+
+def points_bounds(game: HandGame, hand_number: int) -> tuple[int, int]:
+    """The lowest and highest points a seat can score in the hand: each seat's contract (where the
+    game has them) and tricks tried against contracts of the others that make the hand under and
+    over, scored by the game's own scoring."""
+    size = game.hand_size(hand_number)
+    n = game.players
+    hand = game.new_hand(0, "bounds", hand_number)
+    over = hand._replace(phase=Phase.OVER, player=-1, is_terminal=True)
+    points = {0}
+    own_contracts: list[int | None] = list(range(size + 1)) if hand.contracts else [None]
+    for contract in own_contracts:
+        for others in (0, size):
+            contracts = hand.contracts if contract is None else (contract, *(others,) * (n - 1))
+            for taken in range(size + 1):
+                tricks = (taken, size - taken, *(0,) * (n - 2))
+                points.update(over._replace(contracts=contracts, tricks_won=tricks).scores())
+    return min(points), max(points)
+
+
+def most_decisions(rules: Rules, hand_size: int) -> int:
+    """An upper bound on the decisions of a hand: every trump call of every auction (each bid
+    beats the last, with at most one round of passes between bids), the Frisch passes, the
+    contracts and the cards."""
+    n = rules.players
+    decisions = n * hand_size + (n if rules.has_contracts else 0)
+    if rules.has_auction:
+        auctions = MAX_FRISCH_ROUNDS + 1
+        decisions += auctions * (MAX_TRICKS * STRAINS + 1) * n + MAX_FRISCH_ROUNDS * 3 * n
+    return decisions
+
+
+def game_type(game: str) -> pyspiel.GameType:
+    rules_type = RULES_BY_GAME[game]
+    players = _player_counts(rules_type)
+    return pyspiel.GameType(
+        short_name=SHORT_NAMES[game],
+        long_name=LONG_NAMES[game],
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=max(players),
+        min_num_players=min(players),
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=parameter_defaults(rules_type),
+    )
+
+
+def _player_counts(rules_type: type[Rules]) -> set[int]:
+    """The table sizes a game allows: its ``players`` option's range, or those of its presets."""
+    for f in dataclasses.fields(rules_type):
+        if f.name == "players":
+            return set(range(f.metadata["low"], f.metadata["high"] + 1))
+    return {rules_type.preset(name).players for name in rules_type.PRESETS}
+
+
+class WhistGame(pyspiel.Game):  # type: ignore[misc]
+    """One hand of a whist game under given rules, dealt by chance. Each game is a subclass
+    naming its ``game``: OpenSpiel keeps the class it registers until the process ends."""
+
+    game = ""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        self.rules = rules_from_parameters(self.game, params)
+        self.whist_game = game_for_rules(self.rules)
+        n = self.whist_game.players
+        self.dealer = int(params.get("dealer", 0))
+        self.hand_number = int(params.get("hand_number", 0))
+        if not 0 <= self.dealer < n:
+            raise RulesError(f"dealer is a seat from 0 to {n - 1}, not {self.dealer}")
+        hands = self.whist_game.hands_in_game()
+        if self.hand_number < 0 or (hands is not None and self.hand_number >= hands):
+            raise RulesError(f"hand_number is from 0 to {(hands or 1) - 1}, not {self.hand_number}")
+        low, high = points_bounds(self.whist_game, self.hand_number)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=action_space_size(self.rules),
+            max_chance_outcomes=len(self.whist_game.deck()),
+            num_players=n,
+            min_utility=float(low),
+            max_utility=float(high),
+            utility_sum=None,
+            max_game_length=most_decisions(self.rules, self.whist_game.hand_size(self.hand_number)),
+        )
+        super().__init__(game_type(self.game), info, params)
+
+    def new_initial_state(self) -> WhistState:
+        return WhistState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return cards_drawn(self.whist_game, self.hand_number)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> WhistObserver:
+        return make_observer(self.rules, iig_obs_type, params)
+
+
+class IsraeliWhistGame(WhistGame):
+    game = "israeli"
+
+
+class ClassicWhistGame(WhistGame):
+    game = "classic"
+
+
+class WhistitiGame(WhistGame):
+    game = "whistiti"
+
+
+GAME_CLASSES: dict[str, type[WhistGame]] = {cls.game: cls for cls in (IsraeliWhistGame, ClassicWhistGame, WhistitiGame)}
+for _game, _cls in GAME_CLASSES.items():
+    pyspiel.register_game(game_type(_game), _cls)
+
+
+def load(game: str, preset: str | None = None, **options: Any) -> pyspiel.Game:
+    """``load("whistiti", players=5, schedule="1,3,5")``: the registered OpenSpiel game with these
+    options (text or typed values, checked by the engine's rules) and ``dealer``/``hand_number``."""
+    if game not in SHORT_NAMES:
+        raise RulesError(f"Unknown game {quoted(game)}; games: {', '.join(SHORT_NAMES)}")
+    extra = {name: options.pop(name) for name in GAME_PARAMETERS if name in options}
+    rules = make_rules(game, preset, options)
+    params: dict[str, Any] = {}
+    for f in dataclasses.fields(rules):
+        value = getattr(rules, f.name)
+        params[f.name] = 0 if value is None else _spiel_text(value) if isinstance(value, str) else value
+    for name, value in extra.items():
+        number = value if isinstance(value, int) and not isinstance(value, bool) else None
+        if isinstance(value, str) and value.strip().isdigit():
+            number = int(value.strip())
+        if number is None:
+            raise RulesError(f"{name} is a whole number, not {quoted(value)}")
+        params[name] = number
+    return pyspiel.load_game(SHORT_NAMES[game], params)
+
+
+class WhistBot(pyspiel.Bot):  # type: ignore[misc]
+    """One of our bots (``israeli_whist.bots.registry.make_bot``) as an OpenSpiel bot of our games: it
+    is given the seat's ``SeatView``, as at our own tables."""
+
+    def __init__(self, bot: Bot) -> None:
+        pyspiel.Bot.__init__(self)
+        self.bot = bot
+
+    def step(self, state: WhistState) -> int:
+        view = state.seat_view(state.current_player())
+        if view is None or not view.is_my_turn:
+            raise ValueError("A bot acts at its seat's turn, once the cards are dealt")
+        return int(self.bot.choose(view))
+
+    def restart_at(self, state: WhistState) -> None:
+        pass
+
+    def provides_policy(self) -> bool:
+        return False

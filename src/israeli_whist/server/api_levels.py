@@ -1,0 +1,37 @@
+"""``GET /api/levels``: the bot levels a table may seat, in the order of the lobby's menu, each
+with the fixed rating it plays at in each game (``ratings.bot_rating``), so that a player can
+see how strong the table they set up is, on the leaderboard's own scale."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from fastapi import APIRouter
+
+from israeli_whist.core.games import GAMES
+from israeli_whist.server.ratings import bot_rating, ordinal
+
+router = APIRouter(prefix="/api")
+
+# The ladder from the weakest up, then the baselines; expert-2026 is a yardstick, not offered.
+MENU_LEVELS = ("easy", "medium", "hard", "expert", "basic", "random")
+
+
+def level_json(level: str) -> dict[str, Any]:
+    ratings = {}
+    for game in GAMES:
+        mu, sigma = bot_rating(level, game)
+        ratings[game] = {"mu": round(mu, 2), "sigma": round(sigma, 2), "ordinal": round(ordinal(mu, sigma), 2)}
+    return {"level": level, "ratings": ratings}
+
+
+@functools.cache
+def levels_json() -> dict[str, Any]:
+    """The same for every caller while the server runs: the ratings are fixed."""
+    return {"levels": [level_json(level) for level in MENU_LEVELS]}
+
+
+@router.get("/levels")
+def list_levels() -> dict[str, Any]:
+    return levels_json()

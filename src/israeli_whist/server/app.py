@@ -1,0 +1,98 @@
+"""The web app: ``create_app(settings)`` wires the database, the live tables, the API and the pages."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import FileResponse, Response
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy import text
+from starlette.middleware.sessions import SessionMiddleware
+
+import israeli_whist
+from israeli_whist.server import api_history, api_levels, api_players, api_rules, api_sheets, api_tables
+from israeli_whist.server.cluster import Cluster
+from israeli_whist.server.db import Store, is_postgresql
+from israeli_whist.server.hub import Hub
+from israeli_whist.server.limits import Clock, RateLimiter
+from israeli_whist.server.replies import JSONReply, install_error_handlers
+from israeli_whist.server.settings import ServerSettings
+from israeli_whist.server.thinking import make_thinkers
+
+STATIC = Path(__file__).with_name("static")
+# Pages are static files; each reads what it shows from the API.
+PAGES = {"/": "index.html", "/table/{table_id}": "table.html", "/replay/{table_id}": "replay.html",
+         "/history": "history.html", "/leaderboard": "leaderboard.html", "/sheet": "sheet.html",
+         "/sheet/{sheet_id}": "sheet.html"}
+
+# A spade, so that browsers stop asking for a missing icon.
+FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><text x="1" y="14" font-size="15">'
+           '\u2660</text></svg>')
+
+
+def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastAPI:
+    """The app; ``clock`` times the rate limits (a test's own clock moves time without sleeping)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(settings.database_url)
+        cluster = None
+        if is_postgresql(settings.database_url):  # several nodes may share it: leases and messages
+            cluster = Cluster(store, settings.database_url, settings.node_name, settings.lease_seconds)
+            await cluster.start()
+        hub = Hub(store, settings.bot_delay, settings.grace_seconds,
+                  make_thinkers(settings.bot_workers, settings.bot_deadline, settings.ray_address), cluster)
+        hub.resume()
+        app.state.store, app.state.hub = store, hub
+        hub.start_tables()
+        if cluster is not None:
+            cluster.run_every(settings.lease_seconds / 3, hub.upkeep)
+        yield
+        hub.close()
+        if cluster is not None:
+            await cluster.stop()
+        store.close()
+
+    app = FastAPI(title="whist", version=israeli_whist.__version__, lifespan=lifespan, default_response_class=JSONReply)
+    install_error_handlers(app)
+    app.state.settings = settings
+    app.state.limiter = RateLimiter(settings.rate_limits, clock)
+    app.add_middleware(SessionMiddleware, secret_key=settings.secret_key, session_cookie="whist_session",
+                       same_site="lax", https_only=settings.https_only, max_age=180 * 24 * 3600)
+    # Replays and score sheets are tens of kilobytes of JSON: compressed for phones.
+    app.add_middleware(GZipMiddleware, minimum_size=2048)
+    for part in (api_players, api_tables, api_history, api_sheets, api_rules, api_levels):
+        app.include_router(part.router)
+
+    @app.get("/health")
+    def health() -> dict[str, Any]:
+        with app.state.store.begin() as connection:
+            connection.execute(text("SELECT 1"))
+        hub = app.state.hub
+        return {"status": "ok", "version": israeli_whist.__version__, "tables": len(hub.tables),
+                "node": None if hub.cluster is None else hub.cluster.node}
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> Response:
+        return Response(FAVICON, media_type="image/svg+xml")
+
+    for path, page in PAGES.items():
+        app.add_api_route(path, _page(page), include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+def _page(name: str) -> Any:
+    async def page() -> FileResponse:
+        path = STATIC / name
+        if not path.exists():
+            raise HTTPException(404, "No such page")
+        return FileResponse(path, media_type="text/html")
+
+    return page

@@ -1,0 +1,302 @@
+"""Several ``whist serve`` processes, one site: the nodes share one PostgreSQL database.
+
+**Ownership.** Each unfinished table is played by one node, its owner, which holds a lease on it:
+a row of ``table_owners`` with an expiry in the database's own clock, renewed every third of the
+lease. An action is stored only while its node still holds the table's lease (checked, with the
+row locked, in the transaction that stores it), so a node that stalled past its lease can never
+store an action beside the node that took the table over. Every node looks for tables whose
+lease has run out (their owner died) and claims them; the claim is one atomic statement, so one
+node wins, and it rebuilds the table from its stored actions, as a restart does.
+
+**Messages.** PostgreSQL's LISTEN/NOTIFY, chosen because the database is shared already: nothing
+more to run, secure and watch, and at a few hundred messages a second it is far from its limits
+(Redis pub/sub would add a server for no gain here). The owner announces each change of a table
+on one channel, ``whist_tables`` (the version, its owner, the seats as everyone sees them); a
+node with connections to a table it does not own keeps a mirror of it (``israeli_whist.server.mirror``),
+reads the new actions from the database and sends each of its connections its own view. A
+mirror sends the owner its connections' actions, seat requests and comings and goings on the
+owner's own channel, and the owner answers on the asker's. No card travels in a notification:
+each node makes its connections' views from the stored actions, through ``seat_view``.
+
+**Liveness.** Each node also renews a row of ``nodes``; the owner forgets the connections of a
+node whose row has expired, so a dead node's people count as gone (and their seats get the
+usual grace period, then a stand-in bot).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import os
+import re
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy import text
+from sqlalchemy.engine import Connection, make_url
+
+from israeli_whist.server.db import Store
+from israeli_whist.server.settings import ServerSettings
+
+log = logging.getLogger("whist.server")
+
+TABLES_CHANNEL = "whist_tables"
+DEFAULT_LEASE_SECONDS = ServerSettings.lease_seconds
+REQUEST_TIMEOUT = 5.0  # at most: seconds a mirror waits for the owner's answer before it says "try again"
+MAX_PAYLOAD = 7900  # PostgreSQL refuses a notification of 8,000 bytes or more
+ANNOUNCEMENTS_A_TRIP = 50  # table announcements sent in one statement
+
+Message = dict[str, Any]
+Handler = Callable[[Message], Awaitable[Message | None]]
+
+
+class LeaseLost(Exception):
+    """This node no longer holds the table's lease: another node plays it now."""
+
+
+NODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,47}")
+
+
+def default_node_name() -> str:
+    """The host's name and the process id, with a random tail: unique across restarts."""
+    host = re.sub(r"[^A-Za-z0-9_.-]", "-", socket.gethostname())[:30] or "node"
+    return f"{host}-{os.getpid()}-{secrets.token_hex(2)}"
+
+
+def check_node_name(name: str) -> str:
+    """A node's name: its channel's name too, so letters, digits, '_', '.', '-', at most 48."""
+    if not NODE_NAME.fullmatch(name):
+        raise ValueError(f"A node's name is 1 to 48 letters, digits, '_', '.' or '-', starting with a letter or "
+                         f"digit, not {name!r}")
+    return name
+
+
+def node_channel(node: str) -> str:
+    return f"whist_node_{node}"[:63]  # PostgreSQL truncates identifiers to 63 bytes
+
+
+_NOW = "(now() AT TIME ZONE 'UTC')"  # the database's clock, the same for every node
+# An action stored only under the lease: one round trip for the check, the lock and the insert.
+_INSERT_UNDER_LEASE = text(
+    f"WITH lease AS (SELECT 1 FROM table_owners WHERE table_id = :table_id AND node = :me "
+    f"AND expires_at > {_NOW} FOR UPDATE) "
+    "INSERT INTO actions (table_id, seq, seat, action, by_bot, created_at) "
+    "SELECT :table_id, :seq, :seat, :action, :by_bot, :created_at FROM lease RETURNING seq")
+
+
+class Cluster:
+    """This node's part in a cluster: its leases, its heartbeat and its messages."""
+
+    def __init__(self, store: Store, database_url: str, node: str | None = None,
+                 lease_seconds: float = DEFAULT_LEASE_SECONDS) -> None:
+        if not lease_seconds >= 1:
+            raise ValueError(f"A lease lasts at least 1 second, not {lease_seconds}")
+        self.store = store
+        self.conninfo = make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
+        self.node = check_node_name(node) if node is not None else default_node_name()
+        self.lease = lease_seconds
+        # An owner that does not answer in half a lease is likely dead: the asker hears "try again" by then.
+        self.request_timeout = min(REQUEST_TIMEOUT, max(0.5, lease_seconds / 2))
+        self.listener: Any = None  # psycopg.AsyncConnection: psycopg is imported only where a cluster runs
+        self.sender: Any = None
+        self.sending = asyncio.Lock()
+        self.on_table: Callable[[Message], None] = lambda message: None  # set by the hub
+        self.on_request: Handler = self._no_handler
+        self.replies: dict[str, asyncio.Future[Message]] = {}
+        # Announcements not yet sent, the newest of each table only: a mirror reads the actions
+        # from the database, so a later announcement says all an earlier one did.
+        self.unannounced: dict[str, Message] = {}
+        self.to_announce = asyncio.Event()
+        self.numbers = itertools.count()
+        self.tasks: list[asyncio.Task[None]] = []
+
+    @staticmethod
+    async def _no_handler(message: Message) -> Message | None:
+        return None
+
+    # Starting and stopping ----------------------------------------------------------------------
+
+    async def start(self) -> None:
+        import psycopg
+        from psycopg import sql
+
+        self.heartbeat()
+        self.listener = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+        self.sender = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+        for channel in (TABLES_CHANNEL, node_channel(self.node)):
+            await self.listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+        self.tasks.append(asyncio.get_running_loop().create_task(self._listen()))
+        self.tasks.append(asyncio.get_running_loop().create_task(self._announcer()))
+        log.info("node %s: in the cluster, leases of %g s", self.node, self.lease)
+
+    async def stop(self) -> None:
+        """Leave: the tables this node played are free at once for the others to take."""
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        with contextlib.suppress(Exception), self.store.begin() as c:
+            c.execute(text("DELETE FROM table_owners WHERE node = :me"), {"me": self.node})
+            c.execute(text("DELETE FROM nodes WHERE node = :me"), {"me": self.node})
+        for connection in (self.listener, self.sender):
+            if connection is not None:
+                with contextlib.suppress(Exception):
+                    await connection.close()
+
+    def run_every(self, seconds: float, step: Callable[[], Awaitable[None]]) -> None:
+        async def loop() -> None:
+            while True:
+                await asyncio.sleep(seconds)
+                try:
+                    await step()
+                except Exception:  # a database hiccup: logged, and tried again next time
+                    log.exception("node %s: cluster upkeep failed", self.node)
+
+        self.tasks.append(asyncio.get_running_loop().create_task(loop()))
+
+    # Leases -------------------------------------------------------------------------------------
+
+    def heartbeat(self) -> None:
+        with self.store.begin() as c:
+            c.execute(text(f"INSERT INTO nodes (node, expires_at) VALUES (:me, {_NOW} + make_interval(secs => :s)) "
+                           "ON CONFLICT (node) DO UPDATE SET expires_at = EXCLUDED.expires_at"),
+                      {"me": self.node, "s": self.lease})
+
+    def live_nodes(self) -> set[str]:
+        with self.store.begin() as c:
+            rows = c.execute(text(f"SELECT node FROM nodes WHERE expires_at > {_NOW}"))
+            return {row.node for row in rows}
+
+    def claim(self, table_id: str) -> bool:
+        """Take the table's lease if nobody holds it (or its holder's has run out); whether we hold it."""
+        with self.store.begin() as c:
+            won = c.execute(text(
+                f"INSERT INTO table_owners (table_id, node, expires_at) "
+                f"VALUES (:t, :me, {_NOW} + make_interval(secs => :s)) "
+                f"ON CONFLICT (table_id) DO UPDATE SET node = EXCLUDED.node, expires_at = EXCLUDED.expires_at "
+                f"WHERE table_owners.expires_at < {_NOW} OR table_owners.node = EXCLUDED.node RETURNING node"),
+                {"t": table_id, "me": self.node, "s": self.lease}).first()
+            return won is not None
+
+    def renew(self) -> set[str]:
+        """Renew every lease this node holds; the tables it still holds."""
+        with self.store.begin() as c:
+            rows = c.execute(text(f"UPDATE table_owners SET expires_at = {_NOW} + make_interval(secs => :s) "
+                                  f"WHERE node = :me AND expires_at > {_NOW} RETURNING table_id"),
+                             {"me": self.node, "s": self.lease})
+            return {row.table_id for row in rows}
+
+    def release(self, table_id: str) -> None:
+        with self.store.begin() as c:
+            c.execute(text("DELETE FROM table_owners WHERE table_id = :t AND node = :me"),
+                      {"t": table_id, "me": self.node})
+
+    def owner_of(self, table_id: str) -> str | None:
+        """The node holding the table's lease now, or None."""
+        with self.store.begin() as c:
+            row = c.execute(text(f"SELECT node FROM table_owners WHERE table_id = :t AND expires_at > {_NOW}"),
+                            {"t": table_id}).first()
+            return None if row is None else str(row.node)
+
+    def orphans(self) -> list[str]:
+        """Unfinished tables that no node holds: their owner died, stopped, or never was."""
+        with self.store.begin() as c:
+            rows = c.execute(text(
+                f"SELECT t.id FROM tables t LEFT JOIN table_owners o ON o.table_id = t.id "
+                f"WHERE t.status = 'playing' AND (o.table_id IS NULL OR o.expires_at < {_NOW}) ORDER BY t.created_at"))
+            return [row.id for row in rows]
+
+    def insert_under_lease(self, c: Connection, row: dict[str, Any]) -> None:
+        """For the transaction that stores an action: insert its row only while this node holds the
+        table's lease, in one statement that also locks the lease row until the transaction ends (so
+        that no claim slips in between), and raise ``LeaseLost`` when it inserted nothing."""
+        stored = c.execute(_INSERT_UNDER_LEASE, {**row, "me": self.node}).first()
+        if stored is None:
+            raise LeaseLost(f"node {self.node} no longer holds table {row['table_id']}")
+
+    # Messages -----------------------------------------------------------------------------------
+
+    async def notify(self, channel: str, message: Message) -> None:
+        payload = json.dumps(message, separators=(",", ":"))
+        if len(payload.encode()) > MAX_PAYLOAD:
+            raise ValueError(f"a cluster message of {len(payload.encode())} bytes is too long")
+        assert self.sender is not None, "the cluster is not started"
+        async with self.sending:
+            await self.sender.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+
+    def publish(self, message: Message) -> None:
+        """Tell every node that a table changed (``message["table"]``), soon: the announcements go
+        out in the background, many in one round trip, so that no action waits for them."""
+        self.unannounced[str(message["table"])] = message
+        self.to_announce.set()
+
+    async def _announcer(self) -> None:
+        while True:
+            await self.to_announce.wait()
+            self.to_announce.clear()
+            batch = list(self.unannounced.values())
+            self.unannounced.clear()
+            for start in range(0, len(batch), ANNOUNCEMENTS_A_TRIP):
+                try:
+                    await self.notify_many(TABLES_CHANNEL, batch[start:start + ANNOUNCEMENTS_A_TRIP])
+                except Exception:  # the others catch up at the table's next change, or when they ask
+                    log.exception("node %s: announcements could not be sent", self.node)
+
+    async def notify_many(self, channel: str, messages: list[Message]) -> None:
+        """Several notifications in one statement."""
+        payloads = [json.dumps(message, separators=(",", ":")) for message in messages]
+        payloads = [payload for payload in payloads if len(payload.encode()) <= MAX_PAYLOAD]
+        if not payloads:
+            return
+        statement = "SELECT " + ", ".join(["pg_notify(%s, %s)"] * len(payloads))
+        assert self.sender is not None, "the cluster is not started"
+        async with self.sending:
+            await self.sender.execute(statement, [value for payload in payloads for value in (channel, payload)])
+
+    async def request(self, node: str, message: Message, timeout: float | None = None) -> Message:
+        """Ask ``node`` (a table's owner) and wait for its answer (``request_timeout`` by default);
+        TimeoutError if none comes."""
+        number = f"{self.node}/{next(self.numbers)}"
+        answer: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self.replies[number] = answer
+        try:
+            await self.notify(node_channel(node), {**message, "from": self.node, "request": number})
+            return await asyncio.wait_for(answer, self.request_timeout if timeout is None else timeout)
+        finally:
+            self.replies.pop(number, None)
+
+    async def _listen(self) -> None:
+        assert self.listener is not None
+        async for notice in self.listener.notifies():
+            try:
+                message = json.loads(notice.payload)
+            except ValueError:
+                log.warning("node %s: a message that is not JSON on %s", self.node, notice.channel)
+                continue
+            if not isinstance(message, dict):
+                continue
+            if notice.channel == TABLES_CHANNEL:
+                self.on_table(message)
+            elif "reply" in message:
+                waiting = self.replies.get(str(message["reply"]))
+                if waiting is not None and not waiting.done():
+                    waiting.set_result(message)
+            else:
+                asyncio.get_running_loop().create_task(self._answer(message))
+
+    async def _answer(self, message: Message) -> None:
+        try:
+            answer = await self.on_request(message)
+        except Exception:
+            log.exception("node %s: a request from %s failed", self.node, message.get("from"))
+            answer = {"ok": False, "code": "internal", "message": "The server failed to answer this message"}
+        asker, number = message.get("from"), message.get("request")
+        if answer is not None and isinstance(asker, str) and number is not None:
+            with contextlib.suppress(Exception):  # the asker is gone: nobody to tell
+                await self.notify(node_channel(asker), {**answer, "reply": number})

@@ -1,0 +1,315 @@
+"""Every live table of the server: made on request, and rebuilt from the database at start.
+
+In a cluster (``israeli_whist.server.cluster``) the hub holds the tables this node plays, a mirror of
+each table another node plays that this node is asked about, and it takes over the tables whose
+owner died."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from israeli_whist.bots.registry import BOT_LEVELS
+from israeli_whist.core.errors import WhistError
+from israeli_whist.core.games import make_game
+from israeli_whist.server.cluster import Cluster, Message
+from israeli_whist.server.db import SeatRow, Store, TableRow
+from israeli_whist.server.live import ActionRefused, LiveTable, RemoteConnection, Send
+from israeli_whist.server.mirror import MirrorTable
+from israeli_whist.server.workers import Thinkers, ThreadThinkers
+
+log = logging.getLogger("whist.server")
+
+
+class TableRequestError(ValueError):
+    """A table that cannot be made as asked; the message says why."""
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    game: str
+    preset: str | None
+    options: dict[str, Any]
+    seats: list[dict[str, Any]]  # per seat: {"kind": "human"} or {"kind": "bot", "level": "basic"}
+    public: bool = True
+    move_timer: float | None = None
+    seed: str | None = None
+
+
+class Hub:
+    def __init__(self, store: Store, bot_delay: float, grace_seconds: float,
+                 thinkers: Thinkers | None = None, cluster: Cluster | None = None) -> None:
+        self.store = store
+        self.thinkers = thinkers or ThreadThinkers()
+        self.bot_delay = bot_delay
+        self.grace_seconds = grace_seconds
+        self.tables: dict[str, LiveTable] = {}  # the tables this node plays (and finished ones shown)
+        self.cluster = cluster
+        self.mirrors: dict[str, MirrorTable] = {}  # tables other nodes play
+        self.later: set[asyncio.Task[None]] = set()
+        if cluster is not None:
+            cluster.on_table = self._announced
+            cluster.on_request = self._requested
+
+    def resume(self) -> int:
+        """Rebuild every unfinished table from its stored actions (in a cluster, those no live node
+        holds); returns how many.
+
+        A table whose stored actions no longer replay (rules changed under it, a hand-edited
+        database) is logged and left out, so that one bad table cannot keep the others down."""
+        for row in self.store.tables_with_status("playing"):
+            if self.cluster is not None and not self.cluster.claim(row.id):
+                continue
+            table = self._rebuilt(row)
+            if table is not None:
+                self.tables[row.id] = table
+            elif self.cluster is not None:
+                self.cluster.release(row.id)
+        return len(self.tables)
+
+    def _rebuilt(self, row: TableRow) -> LiveTable | None:
+        """A stored table as its stored actions left it; None (and logged) if they no longer replay."""
+        try:
+            table = self._live(row, self.store.seats_of(row.id))
+            table.replay(self.store.actions_of(row.id))
+        except (ValueError, RuntimeError):  # WhistError is a ValueError
+            log.exception("table %s (%s) cannot be rebuilt from its stored actions: left out", row.id, row.status)
+            return None
+        return table
+
+    def start_tables(self) -> None:
+        """Once the event loop runs: absent players get their grace period. No one is connected
+        yet, so every table waits (``LiveTable.watched``) and its bots play once someone comes."""
+        for table in self.tables.values():
+            self._start(table)
+
+    def _live(self, row: TableRow, seat_rows: list[SeatRow]) -> LiveTable:
+        names = self.store.user_names([s.user_id for s in seat_rows if s.user_id is not None])
+        table = LiveTable(row, seat_rows, names, self.store, self.bot_delay, self.grace_seconds, self.thinkers)
+        table.cluster = self.cluster
+        return table
+
+    def _start(self, table: LiveTable) -> None:
+        """A table this node has begun to play (at start, or taken over): absent players get their
+        grace period, and the bots go on if someone watches."""
+        for seat in table.seats:
+            if not seat.is_bot and seat.user_id is not None:  # a free seat waits for someone to join
+                table.start_grace(seat)
+        table.schedule_turn()
+
+    def create(self, request: TableRequest, user_id: int | None) -> LiveTable:
+        try:
+            game = make_game(request.game, request.preset, request.options)
+        except (WhistError, ValueError, TypeError) as error:
+            raise TableRequestError(str(error)) from None
+        if len(request.seats) != game.players:
+            raise TableRequestError(f"{game.title} with these options has {game.players} seats, "
+                                    f"not {len(request.seats)}")
+        seat_rows = []
+        for number, seat in enumerate(request.seats):
+            kind = seat.get("kind")
+            if kind == "bot":
+                level = seat.get("level") or "basic"  # the API sends None for a level not given
+                if level not in BOT_LEVELS:
+                    raise TableRequestError(f"Unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
+                seat_rows.append(SeatRow(number, "bot", level, None))
+            elif kind == "human":
+                seat_rows.append(SeatRow(number, "human", None, None))
+            else:
+                raise TableRequestError(f"Seat {number + 1}: 'human' or 'bot', not {kind!r}")
+        if request.move_timer is not None and not 5 <= request.move_timer <= 600:
+            raise TableRequestError("A move timer is 5 to 600 seconds")
+        row = TableRow(id=secrets.token_urlsafe(9), game=request.game, preset=request.preset,
+                       options=dict(request.options), seed=request.seed or secrets.token_hex(8), first_dealer=0,
+                       public=request.public, invite=secrets.token_urlsafe(12), status="playing",
+                       move_timer=request.move_timer, created_by=user_id, totals=None)
+        self.store.add_table(row, seat_rows)
+        if self.cluster is not None:
+            self.cluster.claim(row.id)  # a new table: nobody else can hold it
+        table = self._live(row, seat_rows)
+        self.tables[row.id] = table
+        log.info("table %s created: %s, seats %s", row.id, request.game, [s.kind for s in seat_rows])
+        return table
+
+    def get(self, table_id: str) -> LiveTable | None:
+        """A table by id. A finished table that is not in memory (after a restart) is rebuilt
+        from its stored actions, so that its page still shows the end of the game."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        mirror = self.mirrors.get(table_id)
+        if mirror is not None and self.cluster is not None:
+            mirror.read_stored()
+            return mirror
+        row = self.store.table(table_id)
+        if row is None:
+            return None
+        if row.status == "playing":
+            return None if self.cluster is None else self._found_in_cluster(row)
+        table = self._rebuilt(row)
+        if table is None:
+            return None
+        table.close()
+        self.tables[row.id] = table
+        return table
+
+    def current(self, table_id: str, known: LiveTable) -> LiveTable:
+        """The object that stands for the table now: in a cluster, a table taken over replaces its
+        mirror, and a mirror replaces a table whose lease was lost (the connections move with it)."""
+        return self.tables.get(table_id) or self.mirrors.get(table_id) or known
+
+    def public_tables(self) -> list[LiveTable]:
+        if self.cluster is not None:  # every node's tables
+            found = (self.get(row.id) for row in self.store.tables_with_status("playing") if row.public)
+            return [t for t in found if t is not None and not t.match.over]
+        return [t for t in self.tables.values() if t.row.public and not t.match.over]
+
+    def open_tables_of(self, user_id: int) -> int:
+        """How many unfinished tables ``user_id`` made (those left out at start do not count; in a
+        cluster, those of every node)."""
+        if self.cluster is not None:
+            return self.store.open_tables_made_by(user_id)
+        return sum(1 for t in self.tables.values() if t.row.created_by == user_id and not t.match.over)
+
+    def close(self) -> None:
+        for table in (*self.tables.values(), *self.mirrors.values()):
+            table.close()
+        self.thinkers.close()
+
+    # The cluster ----------------------------------------------------------------------------------
+
+    def _found_in_cluster(self, row: TableRow) -> LiveTable | None:
+        """An unfinished table this node does not hold: a mirror of it if a live node plays it, else
+        this node takes it over."""
+        assert self.cluster is not None
+        owner = self.cluster.owner_of(row.id)
+        if owner is None and self.cluster.claim(row.id):
+            return self._take_over(row)
+        owner = owner or self.cluster.owner_of(row.id)
+        if owner is None or owner == self.cluster.node:
+            return None
+        seat_rows = self.store.seats_of(row.id)
+        names = self.store.user_names([s.user_id for s in seat_rows if s.user_id is not None])
+        mirror = MirrorTable(row, seat_rows, names, self.store, self.thinkers, self.cluster, owner)
+        try:
+            mirror.replay(self.store.actions_of(row.id))
+        except (ValueError, RuntimeError):
+            log.exception("table %s cannot be rebuilt from its stored actions", row.id)
+            return None
+        self.mirrors[row.id] = mirror
+        return mirror
+
+    def _take_over(self, row: TableRow) -> LiveTable | None:
+        """Play a table whose owner is gone: rebuilt from its stored actions, with the connections
+        this node had to its mirror."""
+        table = self._rebuilt(row)
+        if table is None:
+            assert self.cluster is not None
+            self.cluster.release(row.id)
+            return None
+        self.tables[row.id] = table
+        mirror = self.mirrors.pop(row.id, None)
+        log.info("table %s: taken over by node %s at version %d", row.id, table.cluster and table.cluster.node,
+                 table.version)
+        self._later(self._moved_in(table, mirror))
+        return table
+
+    async def _moved_in(self, table: LiveTable, mirror: MirrorTable | None) -> None:
+        if mirror is not None:
+            mirror.close()
+            for seat_number, send in mirror._local_connections():
+                await table.connect(seat_number, send)
+        self._start(table)
+        await table.broadcast()  # announces the new owner: the other nodes' mirrors introduce their connections
+
+    async def _moved_out(self, table: LiveTable, mirror: LiveTable) -> None:
+        """This node's own connections to a table it no longer plays go to its mirror."""
+        local = [(-1, send) for send in table.spectators] + [
+            (seat.number, send) for seat in table.seats for send in seat.connections]
+        for seat_number, send in local:
+            if not isinstance(send, RemoteConnection):
+                await mirror.connect(seat_number, send)
+
+    def _later(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.later.add(task)
+        task.add_done_callback(self.later.discard)
+
+    def _announced(self, message: Message) -> None:
+        """Another node's announcement of a table's change."""
+        assert self.cluster is not None
+        mirror = self.mirrors.get(str(message.get("table")))
+        if mirror is None or message.get("owner") == self.cluster.node:
+            return
+        if mirror.has_connections:
+            self._later(mirror.changed(message))
+        else:
+            mirror.note(message)
+
+    async def _requested(self, message: Message) -> Message | None:
+        """What a mirror on another node asks of a table this node plays."""
+        table = self.tables.get(str(message.get("table")))
+        if table is None or table.closed or not isinstance(message.get("from"), str):
+            return {"ok": False, "code": "unavailable", "message": "This table is moving to another server; "
+                                                                  "please try again in a moment"}
+        op, seat = message.get("op"), message.get("seat")
+        if seat.__class__ is not int or not -1 <= seat < len(table.seats):
+            return {"ok": False, "code": "malformed", "message": "No such seat"}
+        try:
+            if op == "act":
+                return {"ok": True, "version": await table.act(seat, message.get("action"), message.get("version"))}
+            remote: Send = RemoteConnection(str(message["from"]), str(message.get("connection")))
+            if op == "connect":
+                await table.connect(seat, remote)
+            elif op == "disconnect":
+                table.disconnect(seat, remote)
+            elif op == "join":
+                user, name = message.get("user"), message.get("name")
+                if user.__class__ is not int or not 0 < user < 2**31 or not isinstance(name, str):
+                    return {"ok": False, "code": "malformed", "message": "A join names a user and a name"}
+                if self.store.user(user) is None:  # the asking node checked its session; a forged request has none
+                    return {"ok": False, "code": "sign_in", "message": "No such player"}
+                await table.seat_user(seat, user, name)
+            else:
+                return {"ok": False, "code": "unknown_type", "message": f"Unknown request {op!r}"}
+        except ActionRefused as refused:
+            return {"ok": False, "code": refused.code, "message": str(refused)}
+        return {"ok": True}
+
+    def _upkeep_queries(self) -> tuple[set[str], list[str], set[str]]:
+        """The upkeep's database work, away from the event loop: this node's heartbeat, its leases
+        renewed (the tables it still holds), the tables nobody holds, and the nodes alive."""
+        assert self.cluster is not None
+        self.cluster.heartbeat()
+        return self.cluster.renew(), self.cluster.orphans(), self.cluster.live_nodes()
+
+    async def upkeep(self) -> None:
+        """Every third of a lease: renew this node's leases; let go of tables another node took;
+        take over tables nobody holds; forget the connections of nodes that died."""
+        assert self.cluster is not None
+        playing = dict(self.tables)  # a table made or taken while the queries run is not judged by them
+        held, orphans, alive = await self.store.off_loop(self._upkeep_queries)
+        for table_id, table in playing.items():
+            if self.tables.get(table_id) is table and not table.match.over and table_id not in held:
+                log.warning("table %s: lease lost; another node plays it now", table_id)
+                table.close()
+                del self.tables[table_id]
+                mirror = self._found_in_cluster(table.row)
+                if mirror is not None:
+                    self._later(self._moved_out(table, mirror))
+        for table_id in orphans:
+            if table_id not in self.tables and self.cluster.claim(table_id):
+                row = self.store.table(table_id)
+                if row is not None:
+                    self._take_over(row)
+        for table in self.tables.values():
+            for seat_number, remote in table.remote_connections():
+                if remote.node not in alive:
+                    table.disconnect(seat_number, remote)
+        for table_id, mirror in list(self.mirrors.items()):
+            if not mirror.has_connections and table_id not in self.tables:
+                mirror.close()
+                del self.mirrors[table_id]

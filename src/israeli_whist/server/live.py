@@ -1,0 +1,410 @@
+"""A table being played: the engine's ``Match``, its seats, and the people watching it.
+
+Every action, whoever sends it, passes the same checks in the same order (the table is
+still playing, this seat is to act, the message's state version is the current one, the
+action is legal), is stored, and only then changes the table and is broadcast. Each
+connection receives the view of its own seat, made by ``seat_view``: nothing else leaves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import SQLAlchemyError
+
+from israeli_whist.bots.base import Bot
+from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.runner import bot_to_act
+from israeli_whist.core.actions import Action
+from israeli_whist.core.errors import IllegalActionError
+from israeli_whist.core.games import make_game
+from israeli_whist.core.match import Match
+from israeli_whist.core.views import seat_view
+from israeli_whist.server.cluster import Cluster, LeaseLost
+from israeli_whist.server.db import SeatRow, Store, TableRow
+from israeli_whist.server.ratings import rate_finished_game
+from israeli_whist.server.replay import replay_actions
+from israeli_whist.server.standin import playing_level
+from israeli_whist.server.viewjson import scoreboard_json, view_json
+from israeli_whist.server.workers import Thinkers
+
+log = logging.getLogger("whist.server")
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+
+
+class ActionRefused(Exception):
+    """An action that was not taken; ``code`` is for programs, the message for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class Seat:
+    number: int
+    kind: str  # human, bot
+    bot_level: str | None = None
+    user_id: int | None = None
+    name: str = ""
+    connections: set[Send] = field(default_factory=set)
+    away: bool = False  # played by the stand-in bot until its player returns
+    grace: asyncio.Task[None] | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == "bot"
+
+
+@dataclass(frozen=True)
+class RemoteConnection:
+    """A connection to this table on another node of the cluster, as its owner counts it: it
+    makes the seat connected (and the table watched) here, and is sent nothing, since that node
+    makes its connections' messages itself from what this one announces (``israeli_whist.server.cluster``)."""
+
+    node: str
+    connection: str
+
+    async def __call__(self, message: dict[str, Any]) -> None:
+        return None
+
+
+class LiveTable:
+    # Whether this node plays the table (and so announces its changes to the cluster); a mirror does not.
+    plays = True
+
+    def __init__(self, row: TableRow, seat_rows: list[SeatRow], names: dict[int, str], store: Store,
+                 bot_delay: float, grace_seconds: float, thinkers: Thinkers) -> None:
+        self.row = row
+        self.thinkers = thinkers
+        self.id = row.id
+        self.store = store
+        self.bot_delay = bot_delay
+        self.grace_seconds = grace_seconds
+        self.game = make_game(row.game, row.preset, row.options)
+        self.match = Match.start(self.game, row.seed, row.first_dealer)
+        self.version = 0  # actions taken so far; a message must name the current one
+        self.seats = [Seat(s.seat, s.kind, s.bot_level, s.user_id, names.get(s.user_id or -1, ""))
+                      for s in seat_rows]
+        self.bots: dict[int, Bot] = {s.number: make_bot(playing_level(s.bot_level), f"{row.seed}/{s.number}")
+                                     for s in self.seats}
+        self.spectators: set[Send] = set()
+        self.lock = asyncio.Lock()
+        self.turn_task: asyncio.Task[None] | None = None  # bots playing their turns
+        self.timer_task: asyncio.Task[None] | None = None  # the move timer of a person's turn
+        self.later: set[asyncio.Task[None]] = set()  # broadcasts started where nothing can await them
+        self.closed = False
+        self._score: tuple[Match, dict[str, Any]] | None = None  # scoreboard_json of that match
+        self.cluster: Cluster | None = None  # set by the hub when this node is one of several
+
+    # Rebuilding after a restart ---------------------------------------------------------------
+
+    def replay(self, stored: list[tuple[int, int, int]]) -> None:
+        """Bring a new table to where its stored actions left it, exactly as they were first taken."""
+        self.match = replay_actions(self.match, stored, self.id)
+        self.version = len(stored)
+
+    # Seats and connections ----------------------------------------------------------------------
+
+    def remote_connections(self) -> list[tuple[int, RemoteConnection]]:
+        """The connections other nodes of the cluster hold to this table, with their seats (-1: watching)."""
+        found = [(-1, send) for send in self.spectators if isinstance(send, RemoteConnection)]
+        return found + [(seat.number, send) for seat in self.seats for send in seat.connections
+                        if isinstance(send, RemoteConnection)]
+
+    def seat_of_user(self, user_id: int | None) -> int:
+        for seat in self.seats:
+            if user_id is not None and seat.user_id == user_id and not seat.is_bot:
+                return seat.number
+        return -1
+
+    def take_seat(self, seat_number: int, user_id: int, name: str) -> None:
+        """Seat a user (called from the event loop, which runs the seat's grace period)."""
+        if not 0 <= seat_number < len(self.seats):
+            raise ActionRefused("no_seat", f"There is no seat {seat_number}")
+        if self.seat_of_user(user_id) >= 0:
+            raise ActionRefused("seated", "You already have a seat at this table")
+        seat = self.seats[seat_number]
+        if seat.is_bot or seat.user_id is not None:
+            raise ActionRefused("taken", f"Seat {seat_number + 1} is not free")
+        self.store.set_seat_user(self.id, seat_number, user_id)
+        seat.user_id, seat.name = user_id, name
+        # Until the player opens the table, the seat is as if they had left: after the grace
+        # period a bot plays for them, so that a table never waits for someone who never comes.
+        if not seat.connections:
+            self.start_grace(seat)
+
+    async def seat_user(self, seat_number: int, user_id: int, name: str) -> None:
+        """``take_seat``, then everyone is told and the bots go on (a join from any node)."""
+        self.take_seat(seat_number, user_id, name)
+        await self.broadcast()
+        self.schedule_turn()
+
+    @property
+    def watched(self) -> bool:
+        """Someone is connected: a spectator, or a person at their seat. A table nobody watches
+        takes no actions, so that bots (stand-ins too) do not play on for no one; the first
+        connection starts them again."""
+        return bool(self.spectators) or any(seat.connections for seat in self.seats)
+
+    async def connect(self, seat_number: int, send: Send) -> None:
+        resumed = not self.watched
+        if seat_number < 0:
+            self.spectators.add(send)
+            await send(self.state_message(seat_number))
+            if resumed:
+                self.schedule_turn()
+            return
+        seat = self.seats[seat_number]
+        arrived = not seat.connections
+        seat.connections.add(send)
+        if seat.grace is not None:
+            seat.grace.cancel()
+            seat.grace = None
+        handed_back, seat.away = seat.away, False  # handed back: the stand-in stops at once
+        if arrived or handed_back:
+            # Everyone sees the seat connected again (this connection gets its first state too).
+            await self.broadcast()
+            if handed_back or resumed:
+                self.schedule_turn()
+        else:
+            await send(self.state_message(seat_number))
+
+    def disconnect(self, seat_number: int, send: Send) -> None:
+        if seat_number < 0:
+            self.spectators.discard(send)
+            self._log_if_unwatched()
+            return
+        seat = self.seats[seat_number]
+        seat.connections.discard(send)
+        if not seat.connections and not self.closed:
+            self.start_grace(seat)
+            # The others see the seat's player gone (``connected`` false), not only at the next move.
+            task = asyncio.get_running_loop().create_task(self.broadcast())
+            self.later.add(task)
+            task.add_done_callback(self.later.discard)
+        self._log_if_unwatched()
+
+    def _log_if_unwatched(self) -> None:
+        if not self.watched and not self.closed and not self.match.over:
+            log.info("table %s: nobody is connected; its bots wait", self.id)
+
+    def start_grace(self, seat: Seat) -> None:
+        if seat.is_bot or seat.away or seat.grace is not None or self.match.over:
+            return
+        seat.grace = asyncio.get_running_loop().create_task(self._grace(seat))
+
+    async def _grace(self, seat: Seat) -> None:
+        await asyncio.sleep(self.grace_seconds)
+        seat.grace = None
+        if not seat.connections:
+            seat.away = True
+            log.info("table %s seat %d: played by a bot until its player returns", self.id, seat.number)
+            await self.broadcast()
+            self.schedule_turn()
+
+    # Actions ----------------------------------------------------------------------------------
+
+    async def act(self, seat_number: int, action: Any, version: Any, by_bot: bool = False) -> int:
+        """Take ``action`` for ``seat_number`` if every check passes; returns the new version."""
+        async with self.lock:
+            match = self.match
+            if match.over:
+                raise ActionRefused("over", "The game is over")
+            if seat_number < 0:
+                raise ActionRefused("spectator", "Spectators watch; they cannot act")
+            if seat_number != match.current_player:
+                raise ActionRefused("not_your_turn", "It is not your turn")
+            if version != self.version:
+                raise ActionRefused("stale", f"The table has moved on (version {self.version}): here is the "
+                                             "current state")
+            if action.__class__ is not int:
+                raise ActionRefused("malformed", "An action is a number from the legal list")
+            try:
+                after = match.apply(action)
+            except IllegalActionError as error:
+                raise ActionRefused("illegal", str(error)) from None
+            hand_rows = [self._hand_row(r, s) for r in after.results[len(match.results):]
+                         for s in range(self.game.players)]
+            try:
+                await self.store.off_loop(self.store.append_action, self.id, self.version, seat_number, action, by_bot,
+                                          hand_rows, list(after.totals) if after.over else None, self._rate,
+                                          None if self.cluster is None else self.cluster.insert_under_lease)
+            except SQLAlchemyError:  # not stored, so not taken: the table stays as it was
+                log.exception("table %s: action %d could not be stored", self.id, self.version)
+                raise ActionRefused("unavailable", "The action could not be saved; please try again") from None
+            except LeaseLost:  # another node plays the table now; this copy is closed by the hub
+                log.warning("table %s: action %d refused, this node no longer holds the table", self.id, self.version)
+                raise ActionRefused("unavailable", "This table is moving to another server; please try again "
+                                                   "in a moment") from None
+            self.match = after
+            self.version += 1
+            version_now = self.version
+        await self.broadcast()
+        if self.match.over:
+            self.close()
+            if self.cluster is not None:
+                await self.store.off_loop(self.cluster.release, self.id)
+        else:
+            self.schedule_turn()
+        return version_now
+
+    def _rate(self, c: Connection) -> None:
+        rate_finished_game(c, self.id)
+
+    def _hand_row(self, result: Any, seat: int) -> dict[str, Any]:
+        final = result.final
+        contract = final.contracts[seat] if final.contracts else None
+        return {"hand_number": result.number, "seat": seat, "user_id": self.seats[seat].user_id,
+                "contract": contract if contract is not None and contract >= 0 else None,
+                "tricks": final.tricks_won[seat], "points": result.points[seat]}
+
+    def schedule_turn(self) -> None:
+        """Start the bot (or the stand-in for an away seat) whose turn it is, once; or the move
+        timer of a person's turn, when the table has one."""
+        cancel_others(self.timer_task)
+        self.timer_task = None
+        if self.closed or self.match.over or not self.watched:  # unwatched: the next connection calls again
+            return
+        seat = self.seats[self.match.current_player]
+        loop = asyncio.get_running_loop()
+        if seat.is_bot or seat.away:
+            if self.turn_task is None or self.turn_task.done():
+                self.turn_task = loop.create_task(self._bot_turn())
+        elif self.row.move_timer:
+            self.timer_task = loop.create_task(self._move_timer(seat.number, self.version, self.row.move_timer))
+
+    async def _move_timer(self, seat_number: int, version: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        if self.closed or self.version != version or not self.watched:
+            return
+        log.info("table %s seat %d: out of time, a bot moves", self.id, seat_number)
+        action = await self._think(seat_number)
+        with contextlib.suppress(ActionRefused):  # the person moved in the same instant
+            await self.act(seat_number, action, version, by_bot=True)
+
+    def _playing_bots(self) -> dict[int, Bot]:
+        """The bots that act now: at bot seats, and the stand-ins of players away from theirs."""
+        return {seat.number: self.bots[seat.number] for seat in self.seats if seat.is_bot or seat.away}
+
+    async def _bot_turn(self) -> None:
+        """The bots' turns, one action at a time: between steps the table waits
+        its delay and lets people act, come back or leave, so each step checks again."""
+        while not self.closed and bot_to_act(self.match.hand, self._playing_bots()) is not None:
+            seat_number = self.match.current_player
+            if self.bot_delay > 0:
+                await asyncio.sleep(self.bot_delay)
+            if self.closed or self.match.current_player != seat_number:
+                continue
+            version = self.version
+            if bot_to_act(self.match.hand, self._playing_bots()) is None:  # the player came back while the bot waited
+                return
+            if not self.watched:  # the last watcher left: the first to come back starts the bots again
+                return
+            action = await self._think(seat_number)
+            if not self.watched:  # left while the bot thought: the action is not taken
+                return
+            if self.version != version:  # a person acted for the seat meanwhile: look again
+                continue
+            try:
+                await self.act(seat_number, action, version, by_bot=True)
+            except ActionRefused as refused:  # a person acted first for this seat: carry on
+                log.info("table %s: bot action refused: %s", self.id, refused)
+            await asyncio.sleep(0)  # let messages out between bot moves
+
+    async def _think(self, seat_number: int) -> Action:
+        """The choice of the bot that plays the seat, worked out by the bot workers
+        (``israeli_whist.server.workers``): a searching bot thinks for up to a second, and the other
+        tables must not wait for it. The view is an immutable snapshot; an action that comes
+        back stale is refused by ``act`` as any other. The bot that comes back (its randomness
+        moved on) is kept only if the table is still where it was asked."""
+        view, version = seat_view(self.match.hand, seat_number), self.version
+        decided = await self.thinkers.decide(self.bots[seat_number], view)
+        if decided.stand_in:
+            log.warning("table %s seat %d: the bot did not answer in time; the basic bot moved", self.id, seat_number)
+        elif self.version == version:
+            self.bots[seat_number] = decided.bot
+        return decided.action
+
+    def close(self) -> None:
+        self.closed = True
+        for seat in self.seats:
+            if seat.grace is not None:
+                seat.grace.cancel()
+        cancel_others(self.turn_task, self.timer_task, *self.later)
+
+    # What each connection is sent -----------------------------------------------------------
+
+    def table_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "game": self.row.game,
+            "preset": self.row.preset,
+            "options": self.row.options,
+            "house_rules": self.game.rules.changed_options(),  # the rules in force, where not the defaults
+            "public": self.row.public,
+            "move_timer": self.row.move_timer,
+            "status": "finished" if self.match.over else "playing",
+            "seats": [{"seat": s.number, "kind": s.kind, "level": s.bot_level, "name": s.name,
+                       "taken": s.is_bot or s.user_id is not None, "connected": bool(s.connections),
+                       "away": s.away} for s in self.seats],
+        }
+
+    def score_json(self) -> dict[str, Any]:
+        """The score of every deal so far: the same for every seat, so it is made once for each
+        action, not for each connection (a long game has many deals and many watchers)."""
+        if self._score is None or self._score[0] is not self.match:
+            self._score = (self.match, scoreboard_json(self.match))
+        return self._score[1]
+
+    def state_message(self, seat_number: int, table: dict[str, Any] | None = None) -> dict[str, Any]:
+        """What ``seat_number`` (-1: a spectator) is sent. Only ``view`` differs between seats:
+        everything else is shared, so it must hold nothing that a seat may not see."""
+        return {"type": "state", "version": self.version, "you": seat_number,
+                "table": self.table_json() if table is None else table, "score": self.score_json(),
+                "view": view_json(seat_view(self.match.hand, seat_number))}
+
+    async def broadcast(self) -> None:
+        sends: list[tuple[int, Send]] = [(-1, s) for s in self.spectators]
+        sends += [(seat.number, s) for seat in self.seats for s in seat.connections]
+        # One message per seat, all made before the first send waits: every connection gets the
+        # table as it was at this moment, even if an action is taken while the sends go out.
+        table = self.table_json()
+        messages = {seat_number: self.state_message(seat_number, table) for seat_number in {n for n, _ in sends}}
+        for seat_number, send in sends:
+            try:
+                await send(messages[seat_number])
+            except Exception:  # a connection closing as we write: its own handler cleans up
+                log.debug("table %s: send to seat %d failed", self.id, seat_number)
+        if self.cluster is not None and self.plays:
+            self.announce(table)
+
+    def announce(self, table: dict[str, Any] | None = None) -> None:
+        """Tell the other nodes the table changed: its version, and its seats as everyone sees them
+        (no card: each node makes its own connections' views from the stored actions)."""
+        assert self.cluster is not None
+        seats = (table or self.table_json())["seats"]
+        message = {"table": self.id, "version": self.version, "owner": self.cluster.node,
+                   "seats": [{"user": seat.user_id, "name": seat.name, "connected": shown["connected"],
+                              "away": shown["away"]} for seat, shown in zip(self.seats, seats, strict=True)]}
+        self.cluster.publish(message)
+
+
+def cancel_others(*tasks: asyncio.Task[None] | None) -> None:
+    """Cancel ``tasks``, except the one this code runs in (a timer that moves for a person must
+    not cancel itself halfway) and the Nones. From outside any event loop (a hub's shutdown, a
+    test's teardown) there is no current task, and all are cancelled."""
+    try:
+        current = asyncio.current_task()
+    except RuntimeError:  # no running event loop
+        current = None
+    for task in tasks:
+        if task is not None and task is not current:
+            task.cancel()
