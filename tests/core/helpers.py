@@ -1,5 +1,5 @@
 """Helpers shared by the core tests: positions from card text, independent oracles of the
-rules (written from RULES.md, not from the engine), and invariants checked on every state."""
+rules (written from docs/rules.md, not from the engine), and invariants checked on every state."""
 
 from __future__ import annotations
 
@@ -107,7 +107,7 @@ SUIT_DEAL: tuple[str, ...] = (
     "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S",
 )
 
-# The worked trick of RULES.md 1.5 (diamonds trump): A (seat 1) leads 9C, B (seat 2) QC,
+# The worked trick of docs/rules.md#tricks (diamonds trump): A (seat 1) leads 9C, B (seat 2) QC,
 # C (seat 3, no clubs) 7D, D (seat 0) 8C.
 EXAMPLE_DEAL: tuple[str, ...] = (
     "8C 6D 8D 9D 6H 7H 8H 9H 6S 7S 8S 9S TS",
@@ -153,7 +153,7 @@ def expect_illegal(state: HandState, action: Action, *fragments: str) -> str:
     return message
 
 
-# Oracles: the rules of RULES.md written again, independently of the engine. ----------------------
+# Oracles: the rules of docs/rules.md written again, independently of the engine. -----------------
 
 
 def expected_plays(hand: CardSet, trick: Sequence[int]) -> set[int]:

@@ -1,4 +1,4 @@
-"""Classic Whist: partnerships, the turned-up trump, odd tricks, honours and rubbers (RULES.md 2)."""
+"""Classic Whist: partnerships, the turned-up trump, odd tricks, honours and rubbers (docs/rules.md#classic-whist)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""Which game is played is asked only of the game (STYLE.md): the match, the score sheet, the
-terminal and the bots call the game's hooks (``israeli_whist.core.wholegame``) instead of testing its
-name or type, so a new game of the family is one module and a line in ``israeli_whist.core.games``."""
+"""Which game is played is asked only of the game (docs/style.md#each-game-answers-for-itself): the match,
+the score sheet, the terminal and the bots call the game's hooks (``israeli_whist.core.wholegame``) instead
+of testing its name or type, so a new game of the family is one module and a line in ``israeli_whist.core.games``."""
 
 from __future__ import annotations
 

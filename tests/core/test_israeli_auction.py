@@ -1,4 +1,4 @@
-"""Israeli Whist, the trump auction (RULES.md 1.2)."""
+"""Israeli Whist, the trump auction (docs/rules.md#israeli-whist-trump-auction)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Israeli Whist, the Frisch: all pass, three cards each, a new auction (RULES.md 1.3)."""
+"""Israeli Whist, the Frisch: all pass, three cards each, a new auction (docs/rules.md#israeli-whist-frisch)."""
 
 from __future__ import annotations
 
@@ -112,8 +112,8 @@ def test_nt_minimum_five_rises_with_the_frisch() -> None:
 
 
 def test_nt_minimum_above_eight_still_holds_in_the_third_frisch() -> None:
-    """RULES.md says 8 for every strain in the third Frisch, assuming nt_minimum 5 or 7; with
-    nt_minimum 9 the engine keeps 9 for no trump (the higher of the two minimums)."""
+    """docs/rules.md#israeli-whist-frisch: 8 for every strain in the third Frisch with nt_minimum 5
+    or 7; with nt_minimum 9 the engine keeps 9 for no trump (the higher of the two minimums)."""
     state = frisch(nt_minimum=9)
     for _ in range(2):
         state = pass_round(frisch_exchange(state))

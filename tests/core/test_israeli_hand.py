@@ -1,4 +1,4 @@
-"""Israeli Whist, contract bidding, play and the scores of a hand (RULES.md 1.4-1.6)."""
+"""Israeli Whist, contract bidding, play and the scores of a hand (docs/rules.md#israeli-whist)."""
 
 from __future__ import annotations
 

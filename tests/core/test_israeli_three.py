@@ -1,4 +1,4 @@
-"""Israeli Whist for three players: the four deck forms (RULES.md 1.8)."""
+"""Israeli Whist for three players: the four deck forms (docs/rules.md#israeli-whist-three-players)."""
 
 from __future__ import annotations
 

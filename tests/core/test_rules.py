@@ -1,6 +1,6 @@
 """Rule options and presets (israeli_whist.core.rules, israeli_whist.core.games).
 
-Every option of RULES.md is a field of a rules dataclass. ``OPTION_TESTS`` names, for each
+Every option of docs/rules.md is a field of a rules dataclass. ``OPTION_TESTS`` names, for each
 option, the tests that fail if the engine ignored it; ``PRESET_CHECKS`` holds, for each preset,
 a check of what it changes. Adding an option or a preset without a test fails here.
 """

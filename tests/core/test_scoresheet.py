@@ -1,5 +1,5 @@
 """The score sheet for real cards (israeli_whist.core.scoresheet): every game, the checks of each entry,
-the worked examples of RULES.md, and agreement with the engine's own games."""
+the worked examples of docs/rules.md, and agreement with the engine's own games."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def refused(sheet: Sheet, entry: Entry, *fragments: str) -> str:
     return message
 
 
-# RULES.md worked examples --------------------------------------------------------------------------
+# docs/rules.md worked examples ---------------------------------------------------------------------
 
 
 def test_israeli_worked_examples() -> None:
@@ -89,8 +89,8 @@ def test_classic_scores_tricks_over_six() -> None:
 
 
 def test_israeli_points_match_the_oracle() -> None:
-    """Ann's points in a sheet are RULES.md's table (an oracle written apart from the engine), for
-    every contract and tricks taken, in over and under hands."""
+    """Ann's points in a sheet are the table of docs/rules.md#israeli-whist-scoring (an oracle
+    written apart from the engine), for every contract and tricks taken, in over and under hands."""
     checked = 0
     for contract in range(14):
         for taken in range(14):

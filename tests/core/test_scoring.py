@@ -1,4 +1,4 @@
-"""Scores of one hand (israeli_whist.core.scoring), checked against the worked examples of RULES.md."""
+"""Scores of one hand (israeli_whist.core.scoring), checked against the worked examples of docs/rules.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Whistiti: 3-7 players, a growing deal, trump from the stock, bids and scores (RULES.md 3)."""
+"""Whistiti: 3-7 players, a growing deal, trump from the stock, bids and scores (docs/rules.md#whistiti)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Classic Whist (RULES.md section 2): partnerships, a turned-up trump, odd tricks to a target."""
+"""Classic Whist (docs/rules.md#classic-whist): partnerships, a turned-up trump, odd tricks to a target."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Israeli Whist (RULES.md section 1): trump auction, Frisch, contracts, play, scoring."""
+"""Israeli Whist (docs/rules.md#israeli-whist): trump auction, Frisch, contracts, play, scoring."""
 
 from __future__ import annotations
 

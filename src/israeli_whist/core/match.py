@@ -1,5 +1,5 @@
 """A game of several hands: the dealer rotates, scores add up, and the game ends by the
-number of hands or a target (RULES.md 1.7, 2 and 3). Immutable like the hand state."""
+number of hands or a target (docs/rules.md#the-end-of-a-game). Immutable like the hand state."""
 
 from __future__ import annotations
 

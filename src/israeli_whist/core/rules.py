@@ -1,6 +1,6 @@
 """Rule options of the three games as frozen dataclasses, with named presets.
 
-Every option in RULES.md is a field here. Its metadata carries the help text and
+Every option in docs/rules.md is a field here. Its metadata carries the help text and
 the allowed values, so ``whist rules`` and ``--option NAME=VALUE`` are driven by
 the same definitions the engine reads.
 """
@@ -270,7 +270,7 @@ class ClassicRules(Rules):
     partnerships: ClassVar[bool] = True
     has_contracts: ClassVar[bool] = False
     turned_card_is_dealers: ClassVar[bool] = True
-    last_trick_open: ClassVar[bool] = False  # RULES.md 2: the last trick may be seen until the next is led
+    last_trick_open: ClassVar[bool] = False  # docs/rules.md#classic-whist-play: seen only until the next trick
     players_hint: ClassVar[str] = "two sides of two"
 
     target: int = option(5, "Points a side needs to win a game", low=1, high=100, common=True)

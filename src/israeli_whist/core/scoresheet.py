@@ -1,4 +1,4 @@
-"""The score sheet for games played with real cards (RULES.md section 4).
+"""The score sheet for games played with real cards (docs/rules.md#score-sheet-for-real-cards).
 
 The scorer enters each hand as it ends at the table; the sheet checks the entry against the
 rules, scores it with the engine's own scoring (``israeli_whist.core.scoring``, the rules dataclasses,
@@ -40,7 +40,7 @@ __all__ = [
     "Sheet", "SheetError", "WhistitiEntry", "entry_from_dict",
 ]
 
-ISRAELI_REVOKE_PENALTY = 100  # RULES.md 1.5: a revoke caught at the table costs 100 points
+ISRAELI_REVOKE_PENALTY = 100  # docs/rules.md#israeli-whist-play: a revoke caught at the table costs 100 points
 CLASSIC_REVOKE_POINTS = 3  # docs/rules-notes.md: the other side adds three points for each revoke
 HONOURS = 4  # A K Q J of trumps, all dealt in Classic Whist
 

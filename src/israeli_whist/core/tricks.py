@@ -2,7 +2,7 @@
 
 >>> from israeli_whist.core.cards import parse_card, DIAMONDS
 >>> trick = [parse_card(c) for c in ("9C", "QC", "7D", "8C")]
->>> trick_winner(trick, DIAMONDS)  # the worked example of RULES.md 1.5: the third card wins
+>>> trick_winner(trick, DIAMONDS)  # the worked example of docs/rules.md#tricks: the third card wins
 2
 """
 

@@ -1,4 +1,4 @@
-"""Whistiti (RULES.md section 3): 3-7 players, a growing deal, trump from the stock, bids."""
+"""Whistiti (docs/rules.md#whistiti): 3-7 players, a growing deal, trump from the stock, bids."""
 
 from __future__ import annotations
 

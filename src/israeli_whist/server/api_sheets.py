@@ -1,4 +1,4 @@
-"""Score sheets for games played with real cards (RULES.md section 4), over HTTP.
+"""Score sheets for games played with real cards (docs/rules.md#score-sheet-for-real-cards), over HTTP.
 
 The scoring and every check are ``israeli_whist.core.scoresheet``'s; this module stores the entries,
 says who may change a sheet (its owner: the session that created it, guests included) and
