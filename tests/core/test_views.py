@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from helpers import CONFIGS, SUIT_DEAL, act, check_views, choose, config_id, frisch_exchange, game_of, israeli, start
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -80,6 +81,30 @@ def test_the_trick_shows_who_played_what() -> None:
     state = act(state, "2D 2H")
     view = seat_view(state, 1)
     assert view.trick == () and view.last_trick == state.tricks[0] and view.tricks_won == (0, 0, 0, 1)
+
+
+@pytest.mark.parametrize("config", [c for c in CONFIGS if c[0] in ("classic", "israeli")], ids=config_id)
+def test_the_last_trick_is_seen_again_only_as_long_as_the_rules_allow(
+        config: tuple[str, str | None, dict[str, object]]) -> None:
+    """Classic Whist closes the last trick once the next one is led; Israeli Whist keeps it open.
+    Every seat's view says so, the spectator's too, at every step of whole hands."""
+    game = game_of(config)
+    rng = random.Random(11)
+    closed_seen = 0
+    for dealer in range(game.players):
+        state = game.new_hand(dealer, rng.randrange(1000))
+        while not state.is_terminal:
+            state = state.apply(choose(state, rng, 0.5))
+            for seat in (-1, *range(game.players)):
+                view = seat_view(state, seat)
+                if not state.tricks:
+                    assert view.last_trick is None
+                elif state.trick and not game.rules.last_trick_open:
+                    assert view.last_trick is None and view.tricks == state.tricks
+                    closed_seen += 1
+                else:
+                    assert view.last_trick == state.tricks[-1]
+    assert closed_seen > 0 or game.rules.last_trick_open
 
 
 def test_the_deal_is_revealed_only_when_the_hand_is_over() -> None:

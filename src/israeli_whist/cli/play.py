@@ -173,11 +173,7 @@ class TerminalGame:
         elif view is not None and word in ("hand", "table"):
             self.show_table(view, shown)
         elif view is not None and word == "last":
-            game = self.match.game
-            if not game.rules.last_trick_open and view.trick:
-                self.console.print(f"In {game.title} the last trick may be seen only before the next one is led.")
-            else:
-                self.console.print(last_trick_text(view, self.names))
+            self.console.print(last_trick_text(view, self.names))
 
     def ask(self, prompt: str) -> str:
         try:

@@ -180,6 +180,8 @@ def hand_lines(view: SeatView, shown: Sequence[Card]) -> Text:
 
 def last_trick_text(view: SeatView, names: Sequence[str]) -> Text:
     trick = view.last_trick
+    if trick is None and view.tricks:
+        return Text("In this game the last trick may be seen only before the next one is led.")
     if trick is None:
         return Text("No trick has been played yet in this hand.")
     leader, cards, winner = trick

@@ -45,7 +45,13 @@ class SeatView:
 
     @property
     def last_trick(self) -> Trick | None:
-        return self.tricks[-1] if self.tricks else None
+        """The trick before, while the seat may look at it again. Classic Whist closes it once the
+        next trick is led (docs/rules.md#classic-whist-play): from then on it is None, so that the
+        terminal, the full-screen view and the web table, which all read it here, cannot show it.
+        ``tricks`` still holds it, as a player remembers the cards played."""
+        if not self.tricks or (self.trick and not self.rules.last_trick_open):
+            return None
+        return self.tricks[-1]
 
     @property
     def is_my_turn(self) -> bool:
