@@ -22,7 +22,7 @@ from israeli_whist.core.views import seat_view
 from israeli_whist.rl.encoding import encode_observation, observation_text
 from israeli_whist.rl.openspiel import WhistBot, load
 from israeli_whist.rl.openspiel_resample import resample, resampler
-from israeli_whist.rl.openspiel_state import WhistState
+from israeli_whist.rl.openspiel_state import WhistState, cards_drawn
 
 # Each game with its defaults and with options changed (several at once).
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
@@ -31,6 +31,7 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
                  "dealer": 2}),
     ("classic", {}),
     ("classic", {"honours": True, "target": 3, "dealer": 3}),
+    ("whistiti", {}),  # the hand's place drawn by chance first
     ("whistiti", {"hand_number": 4}),
     ("whistiti", {"preset": "oh_hell"}),
     ("whistiti", {"players": 6, "schedule": "8,2", "first_lead": "left_of_dealer", "dealer": 5}),
@@ -107,7 +108,7 @@ def test_every_rule_option_is_a_parameter() -> None:
     (lambda: load("whistiti", first_lead="dealer"), "first_lead must be one of highest_bidder, left_of_dealer"),
     (lambda: load("classic", dealer=4), "dealer is a seat from 0 to 3, not 4"),
     (lambda: load("classic", dealer="north"), "dealer is a whole number"),
-    (lambda: load("whistiti", schedule="1,2", hand_number=2), "hand_number is from 0 to 1, not 2"),
+    (lambda: load("whistiti", schedule="1,2", hand_number=2), "hand_number is the hand's place in the game, 0 to 1"),
 ])
 def test_bad_games_and_options_are_refused_in_words(call: Callable[[], object], message: str) -> None:
     with pytest.raises(RulesError, match=message):
@@ -121,17 +122,22 @@ def test_an_unknown_parameter_in_a_game_string_is_refused() -> None:
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_the_deal_is_chance_and_the_rest_is_the_engine(config: tuple[str, dict[str, Any]]) -> None:
-    """The chance actions deal the cards one at a time from left of the dealer; replaying every
-    player action through the engine from that deal gives the same hand and the same points."""
+    """The chance actions (after the hand's place, where chance draws it) deal the cards one at a
+    time from left of the dealer; replaying every player action through the engine from that deal
+    gives the same hand and the same points."""
     game = load(config[0], **config[1])
     rng = random.Random(3)
     state = play(game.new_initial_state(), pass_mostly(rng), rng)
     whist_game = game.whist_game
-    draws = game.max_chance_nodes_in_history()
     history = state.history()
-    pack = history[:draws] + [c for c in whist_game.deck() if c not in history[:draws]]
-    hand = whist_game.deal_cards(game.dealer, pack, game.hand_number)
-    for action in history[draws:]:
+    (place,) = state.place_drawn or (game.hand_number,)
+    start = len(state.place_drawn)
+    draws = cards_drawn(whist_game, place)
+    assert start + draws <= game.max_chance_nodes_in_history()
+    cards = history[start:start + draws]
+    pack = cards + [c for c in whist_game.deck() if c not in cards]
+    hand = whist_game.deal_cards(game.dealer, pack, place)
+    for action in history[start + draws:]:
         hand = hand.apply(action)
     assert hand == state.hand
     assert state.returns() == list(hand.scores())
