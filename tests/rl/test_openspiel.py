@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr
 
 from israeli_whist.bots.registry import make_bot
 from israeli_whist.core.actions import PASS, Phase
@@ -183,6 +183,76 @@ def test_the_information_state_remembers_what_the_observation_forgets() -> None:
     assert "turned up at the deal" in info and "trick 1: seat 1 led" in info and "trick 2:" in info
     tensor = np.asarray(state.information_state_tensor(1))
     assert tensor[-52 + turned] == 1.0, "the last piece is the card turned up at the deal"
+
+
+# Perfect recall --------------------------------------------------------------------------------
+
+RECALL_CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("israeli", {}),
+    ("israeli", {"frisch_direction": "rotating", "auction_end": "four_passes"}),
+    ("israeli", {"form": "three_no_clubs", "frisch_direction": "right"}),
+    ("classic", {}),
+    ("whistiti", {"players": 3, "hand_number": 4}),
+]
+
+
+def long_auctions(rng: random.Random) -> Callable[[WhistState], int]:
+    """Random actions, with auctions that pass often and bid low, so that calls come round the
+    table many times, seats pass and bid again, and deals go to the Frisch."""
+    def choose(state: WhistState) -> int:
+        legal = state.legal_actions()
+        if PASS not in legal:
+            return int(rng.choice(legal))
+        bids = [int(action) for action in legal if action != PASS]
+        if not bids or rng.random() < 0.55:
+            return PASS
+        return bids[min(int(rng.expovariate(1.0)), len(bids) - 1)]
+    return choose
+
+
+@pytest.mark.parametrize("config", RECALL_CONFIGS, ids=config_id)
+def test_the_information_state_tensor_has_perfect_recall(config: tuple[str, dict[str, Any]]) -> None:
+    """For every player, two positions have the same information-state tensor exactly when they
+    have the same information-state string, the auction included. Two histories can meet only
+    within one deal (the tensor holds the player's cards), so each deal is played out many ways."""
+    game = load(config[0], **config[1])
+    rng = random.Random(0)
+    choose = long_auctions(rng)
+    positions = 0
+    for _deal in range(2):
+        root = dealt(game, rng)
+        by_tensor: dict[tuple[int, bytes], str] = {}
+        by_text: dict[tuple[int, str], bytes] = {}
+        for _playout in range(20):
+            state = root.clone()
+            while True:
+                for player in range(game.num_players()):
+                    tensor = np.asarray(state.information_state_tensor(player), np.float32).tobytes()
+                    text = state.information_state_string(player)
+                    assert by_tensor.setdefault((player, tensor), text) == text, "one tensor, two information states"
+                    assert by_text.setdefault((player, text), tensor) == tensor, "one information state, two tensors"
+                    positions += 1
+                if state.is_terminal():
+                    break
+                state.apply_action(choose(state))
+    assert positions > 1000
+
+
+@pytest.mark.parametrize("config", [("israeli", {}), ("classic", {}), ("whistiti", {"players": 3, "schedule": "1,2"})],
+                         ids=config_id)
+def test_outcome_sampling_mccfr_runs_on_the_games(config: tuple[str, dict[str, Any]]) -> None:
+    """OpenSpiel's Monte Carlo CFR, which assumes perfect recall, learns a policy over the legal
+    actions of each information state it meets (Whistiti's hand drawn by its chance node)."""
+    game = load(config[0], **config[1])
+    np.random.seed(0)  # the solver samples with NumPy's global generator
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(10):
+        solver.iteration()
+    policy = solver.average_policy()
+    state = dealt(game, random.Random(1))
+    probabilities = policy.action_probabilities(state)
+    assert set(probabilities) == set(state.legal_actions())
+    assert sum(probabilities.values()) == pytest.approx(1.0)
 
 
 def test_no_observation_shows_a_hidden_card() -> None:
