@@ -21,6 +21,7 @@ from israeli_whist.core.state import HandState
 from israeli_whist.core.views import seat_view
 from israeli_whist.rl.encoding import encode_observation, observation_text
 from israeli_whist.rl.openspiel import WhistBot, load
+from israeli_whist.rl.openspiel_observer import remembered_markdown
 from israeli_whist.rl.openspiel_resample import resample, resampler
 from israeli_whist.rl.openspiel_state import WhistState, cards_drawn
 
@@ -420,6 +421,15 @@ def test_our_bots_play_the_registered_games() -> None:
     bots = [WhistBot(make_bot("basic", seat)) for seat in range(4)]
     state = play(game.new_initial_state(), lambda s: bots[s.current_player()].step(s), random.Random(1))
     assert state.is_terminal()
+
+
+def test_the_docs_show_the_information_state_of_the_code(rl_doc_section: Callable[[str], str]) -> None:
+    names = {"israeli": "Israeli", "classic": "Classic", "whistiti": "Whistiti (4 players)"}
+    marker = "<!-- information state: israeli_whist.rl.openspiel_observer.remembered_markdown -->\n"
+    shown = rl_doc_section("OpenSpiel").split(marker)[1].split("\n<!-- /information state -->")[0]
+    assert shown == remembered_markdown([(title, make_game(game).rules) for game, title in names.items()])
+    lengths = [load(game).information_state_tensor_shape()[0] for game in names]
+    assert shown.splitlines()[-1] == f"| (length) | {' | '.join(map(str, lengths))} | |", "the tensors OpenSpiel gives"
 
 
 def test_the_docs_example_runs(rl_doc_examples: Callable[[str], list[str]], capsys: pytest.CaptureFixture[str]
