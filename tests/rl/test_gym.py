@@ -12,6 +12,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from israeli_whist.bots.base import RandomBot
 from israeli_whist.bots.registry import make_bot
@@ -168,6 +170,22 @@ def test_an_illegal_action_ends_the_episode_below_the_hands_lowest_points(game: 
             assert observation in env.observation_space
             with pytest.raises(IllegalActionError, match="The episode is over: reset"):
                 env.step(lowest_legal({"action_mask": action_mask(seat_view(hand, env.seat))}))
+
+
+@settings(max_examples=150, deadline=None)
+@given(action=st.one_of(st.integers(), st.integers(0, 160), st.floats(), st.text(max_size=5), st.none(), st.booleans(),
+                        st.lists(st.integers(0, 60), max_size=2), st.integers(0, 160).map(np.int64)))
+def test_any_action_is_played_or_ends_the_episode_in_words(action: object) -> None:
+    """Whatever a learner sends: a legal action is played, anything else ends the episode."""
+    for game in GYM_IDS:
+        env = WhistEnv(game)
+        _, info = env.reset(seed=0)
+        legal = set(np.flatnonzero(info["action_mask"]).tolist())
+        _, reward, terminated, _, info = env.step(action)
+        if "illegal_action" in info:
+            assert terminated and reward < 0 and isinstance(info["illegal_action"], str) and info["illegal_action"]
+        else:
+            assert not isinstance(action, bool) and int(action) in legal  # type: ignore[call-overload]
 
 
 def test_illegal_actions_are_refused_or_replaced_where_asked() -> None:

@@ -9,11 +9,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from israeli_whist.core.errors import RulesError
 from israeli_whist.core.games import make_game
 from israeli_whist.rl.gym import WhistEnv
-from israeli_whist.rl.hands import draw_hand_number, hand_places, points_bounds
+from israeli_whist.rl.hands import check_hand_number, draw_hand_number, hand_places, points_bounds
 from israeli_whist.rl.openspiel import load
 from israeli_whist.rl.pettingzoo import WhistAECEnv, raw_env
 
@@ -113,3 +115,28 @@ def test_openspiel_draws_the_place_by_chance_before_the_deal() -> None:
 def test_a_bad_hand_number_is_refused_in_words(make: Callable[[], object], message: str) -> None:
     with pytest.raises(RulesError, match=message):
         make()
+
+
+# Any JSON value, numbers of any size, any text.
+ANY_VALUE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=5)
+
+
+@settings(max_examples=150, deadline=None)
+@given(value=ANY_VALUE)
+def test_any_hand_number_deals_that_hand_or_is_refused_in_words(value: Any) -> None:
+    """In all three interfaces, whatever the value: the environment, or a RulesError that says
+    what hand_number may be; a value the shared check takes, every interface takes."""
+    try:
+        check_hand_number(make_game("whistiti"), value)
+        taken = True
+    except RulesError:
+        taken = False
+    for make in (lambda: raw_env("whistiti", hand_number=value), lambda: WhistEnv("whistiti", hand_number=value),
+                 lambda: load("whistiti", hand_number=value)):
+        try:
+            make()
+        except RulesError as error:
+            assert not taken and "hand_number is" in str(error)

@@ -10,6 +10,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr
 
 from israeli_whist.bots.registry import make_bot
@@ -114,6 +116,19 @@ def test_every_rule_option_is_a_parameter() -> None:
 def test_bad_games_and_options_are_refused_in_words(call: Callable[[], object], message: str) -> None:
     with pytest.raises(RulesError, match=message):
         call()
+
+
+@settings(max_examples=100, deadline=None)
+@given(name=st.sampled_from(["dealer", "hand_number", "players", "schedule"]),
+       value=st.one_of(st.integers(), st.text(max_size=8), st.floats(), st.none(), st.booleans(),
+                       st.integers().map(str)))
+def test_any_game_parameter_makes_a_game_or_is_refused_in_words(name: str, value: Any) -> None:
+    """Numbers of any size included, which OpenSpiel itself cannot hold."""
+    try:
+        game = load("whistiti", **{name: value})
+    except RulesError:
+        return
+    assert game.new_initial_state().is_chance_node()
 
 
 def test_an_unknown_parameter_in_a_game_string_is_refused() -> None:

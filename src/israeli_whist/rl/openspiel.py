@@ -35,6 +35,7 @@ from israeli_whist.bots.base import Bot
 from israeli_whist.core.actions import MAX_TRICKS, STRAINS
 from israeli_whist.core.errors import RulesError, quoted
 from israeli_whist.core.games import RULES_BY_GAME, game_for_rules, make_rules
+from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.rules import Rules, option_kind
 from israeli_whist.rl.encoding import MAX_FRISCH_ROUNDS, action_space_size
 from israeli_whist.rl.hands import DRAWN, check_hand_number, hand_places, points_bounds
@@ -136,9 +137,7 @@ class WhistGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = rules_from_parameters(self.game, params)
         self.whist_game = game_for_rules(self.rules)
         n = self.whist_game.players
-        self.dealer = int(params.get("dealer", 0))
-        if not 0 <= self.dealer < n:
-            raise RulesError(f"dealer is a seat from 0 to {n - 1}, not {self.dealer}")
+        self.dealer = check_dealer(self.whist_game, params.get("dealer", 0))
         fixed = check_hand_number(self.whist_game, params.get("hand_number", DRAWN))
         places = hand_places(self.whist_game) if fixed is None else range(fixed, fixed + 1)
         # The hand's place: a chance node draws it where the places differ, else it is known.
@@ -204,7 +203,18 @@ def load(game: str, preset: str | None = None, **options: Any) -> pyspiel.Game:
         if number is None:
             raise RulesError(f"{name} is a whole number, not {quoted(value)}")
         params[name] = number
+    # Checked here too, before OpenSpiel, which cannot hold a number beyond 64 bits.
+    whist_game = game_for_rules(rules)
+    check_dealer(whist_game, params.get("dealer", 0))
+    check_hand_number(whist_game, params.get("hand_number", DRAWN))
     return pyspiel.load_game(SHORT_NAMES[game], params)
+
+
+def check_dealer(game: HandGame, value: object) -> int:
+    """``value`` if it is a seat of the table; else a RulesError that says which are."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < game.players:
+        return value
+    raise RulesError(f"dealer is a seat from 0 to {game.players - 1}, not {quoted(value)}")
 
 
 class WhistBot(pyspiel.Bot):  # type: ignore[misc]
