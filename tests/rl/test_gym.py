@@ -3,6 +3,7 @@ rewards, the bots' seats, and a short learning run that must improve on its star
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -11,10 +12,16 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 from gymnasium.utils.env_checker import check_env
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from israeli_whist.bots.base import RandomBot
+from israeli_whist.bots.registry import make_bot
 from israeli_whist.core.errors import IllegalActionError, RulesError, WhistError
+from israeli_whist.core.views import seat_view
+from israeli_whist.rl.encoding import action_mask
 from israeli_whist.rl.gym import GYM_IDS, WhistEnv
+from israeli_whist.rl.hands import points_bounds
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("israeli", {}),
@@ -43,15 +50,32 @@ def play(env: WhistEnv, seed: int) -> float:
     return total
 
 
-# Made directly, the environment has no spec, so check_env cannot make it in other render modes
-# and says so; the second check, by id, does.
-@pytest.mark.filterwarnings("ignore:.*Not able to test alternative render modes:UserWarning")
+def checked_warnings(env: gymnasium.Env[Any, Any]) -> list[str]:
+    """``check_env(env)`` (which raises where a check fails), and the warnings it gave."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env)
+    return [str(warning.message) for warning in caught]
+
+
+@pytest.mark.parametrize("env_id", GYM_IDS.values())
+def test_the_registered_ids_pass_check_env_as_registered(env_id: str) -> None:
+    """check_env steps with actions sampled without the mask: as registered, an illegal one ends
+    the episode rather than raising. No warning is left but check_env's own advice, given a
+    wrapped environment, to check the unwrapped one."""
+    assert checked_warnings(gymnasium.make(env_id).unwrapped) == []
+    (wrapped,) = checked_warnings(gymnasium.make(env_id))
+    assert "is different from the unwrapped version" in wrapped
+
+
 @pytest.mark.parametrize(("game", "options"), CONFIGS, ids=IDS)
-def test_check_env_passes(game: str, options: dict[str, Any]) -> None:
-    """check_env steps with actions sampled without the mask, so illegal ones are replaced."""
-    check_env(WhistEnv(game, illegal_action="replace", **options))
+def test_check_env_passes_with_other_options(game: str, options: dict[str, Any]) -> None:
     # Made by id, the environment has a spec, and check_env also renders in each declared mode.
-    check_env(gymnasium.make(GYM_IDS[game], illegal_action="replace", **options).unwrapped)
+    assert checked_warnings(gymnasium.make(GYM_IDS[game], **options).unwrapped) == []
+    # Made directly, it has none, so check_env cannot make it in other render modes and says so.
+    for illegal_action in ("end", "replace"):
+        (no_spec,) = checked_warnings(WhistEnv(game, illegal_action=illegal_action, **options))
+        assert "Not able to test alternative render modes" in no_spec
 
 
 @pytest.mark.parametrize(("game", "options"), CONFIGS, ids=IDS)
@@ -78,19 +102,39 @@ def test_the_ids_are_registered_on_import() -> None:
     assert isinstance(five, WhistEnv) and five.game.players == 5
 
 
-def test_the_same_seed_gives_the_same_episode() -> None:
-    def trajectory(seed: int) -> list[npt.NDArray[np.float32]]:
-        env = WhistEnv("israeli", bots="basic")
-        observation, info = env.reset(seed=seed)
-        seen, done = [observation], False
-        while not done:
-            observation, _, done, _, info = env.step(lowest_legal(info))
-            seen.append(observation)
-        return seen
+def trajectory(env: WhistEnv, seed: int) -> list[tuple[bytes, float]]:
+    """One episode taking the lowest legal action: each observation, with the reward that came with it."""
+    observation, info = env.reset(seed=seed)
+    seen, done = [(observation.tobytes(), 0.0)], False
+    while not done:
+        observation, reward, done, _, info = env.step(lowest_legal(info))
+        seen.append((observation.tobytes(), float(reward)))
+    return seen
 
-    first, again, other = trajectory(5), trajectory(5), trajectory(6)
-    assert len(first) == len(again) and all(np.array_equal(a, b) for a, b in zip(first, again, strict=True))
-    assert not np.array_equal(first[0], other[0])
+
+@pytest.mark.parametrize("game", GYM_IDS)
+@pytest.mark.parametrize("bots", ["basic", "hard"])
+def test_the_same_seed_gives_the_same_episodes(game: str, bots: str) -> None:
+    """The default bots and a search of a fixed number of deals: the same seeds, the same hands
+    (every deal, bid and card), whatever ran in between."""
+    env = WhistEnv(game, bots=bots)
+    first = [trajectory(env, seed) for seed in (5, 6)]
+    again = WhistEnv(game, bots=bots)
+    trajectory(again, 99)
+    assert [trajectory(again, seed) for seed in (5, 6)] == first
+    assert first[0][0] != first[1][0], "another seed, another deal"
+
+
+def test_a_level_that_searches_for_a_time_is_said_not_to_be_reproducible() -> None:
+    with pytest.warns(UserWarning, match="'expert' searches for a CPU time each decision, so reset"):
+        WhistEnv("classic", bots="expert")
+    with pytest.warns(UserWarning, match="'expert@20ms:deals=8' searches for a CPU time"):
+        WhistEnv("whistiti", bots=["basic", "expert@20ms:deals=8", "random"])
+    with pytest.warns(UserWarning, match="'ExpertBot' searches for a CPU time"):
+        WhistEnv("whistiti", bots=make_bot("expert"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        WhistEnv("israeli", bots=["hard", "expert:deals=8", "expert-2026"])
 
 
 def test_bots_by_seat() -> None:
@@ -109,19 +153,65 @@ def test_bots_by_seat() -> None:
         WhistEnv("classic", trump="hearts")
 
 
-def test_illegal_actions_are_refused_or_replaced() -> None:
-    env = WhistEnv("whistiti", schedule="5")
-    _, info = env.reset(seed=1)
+@pytest.mark.parametrize(("game", "options"), CONFIGS, ids=IDS)
+def test_an_illegal_action_ends_the_episode_below_the_hands_lowest_points(game: str, options: dict[str, Any]) -> None:
+    env = WhistEnv(game, **options)
+    for seed in range(3):
+        _, info = env.reset(seed=seed)
+        hand = env.match.hand
+        for illegal in (int(np.flatnonzero(info["action_mask"] == 0)[0]), -1, "QH"):
+            env.reset(seed=seed)
+            observation, reward, terminated, truncated, info = env.step(illegal)
+            assert terminated and not truncated
+            assert reward == points_bounds(env.game, env._episode.place)[0] - 1, "worse than any legal play"
+            assert isinstance(info["illegal_action"], str) and "illegal_action_replaced" not in info
+            assert not info["action_mask"].any() and not env.action_masks().any()
+            assert env.match.hand == hand, "the illegal action changed nothing"
+            assert observation in env.observation_space
+            with pytest.raises(IllegalActionError, match="The episode is over: reset"):
+                env.step(lowest_legal({"action_mask": action_mask(seat_view(hand, env.seat))}))
+
+
+@settings(max_examples=150, deadline=None)
+@given(action=st.one_of(st.integers(), st.integers(0, 160), st.floats(), st.text(max_size=5), st.none(), st.booleans(),
+                        st.lists(st.integers(0, 60), max_size=2), st.integers(0, 160).map(np.int64)))
+def test_any_action_is_played_or_ends_the_episode_in_words(action: object) -> None:
+    """Whatever a learner sends: a legal action is played, anything else ends the episode."""
+    for game in GYM_IDS:
+        env = WhistEnv(game)
+        _, info = env.reset(seed=0)
+        legal = set(np.flatnonzero(info["action_mask"]).tolist())
+        _, reward, terminated, _, info = env.step(action)
+        if "illegal_action" in info:
+            assert terminated and reward < 0 and isinstance(info["illegal_action"], str) and info["illegal_action"]
+        else:
+            assert not isinstance(action, bool) and int(action) in legal  # type: ignore[call-overload]
+
+
+def test_illegal_actions_are_refused_or_replaced_where_asked() -> None:
+    strict = WhistEnv("whistiti", schedule="5", illegal_action="raise")
+    _, info = strict.reset(seed=1)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     with pytest.raises(IllegalActionError, match="bid a number of tricks"):
-        env.step(illegal)
+        strict.step(illegal)
     lenient = WhistEnv("whistiti", schedule="5", illegal_action="replace")
     _, info = lenient.reset(seed=1)
     _, _, _, _, info = lenient.step(illegal)
-    assert info["illegal_action_replaced"] is True
+    assert info["illegal_action_replaced"] is True and "bid a number of tricks" in info["illegal_action"]
     play(lenient, 2)
     with pytest.raises(IllegalActionError, match="The episode is over: reset"):
         lenient.step(0)
+
+
+def test_a_hand_episode_deals_a_hand_of_the_whole_schedule() -> None:
+    """The review's finding: as registered, every Whistiti episode was a 1-card hand."""
+    env = gymnasium.make("whist/Whistiti-v0").unwrapped
+    assert isinstance(env, WhistEnv)
+    sizes = set()
+    for seed in range(60):
+        env.reset(seed=seed)
+        sizes.add(env.match.hand.hand_size)
+    assert sizes == set(range(1, 14))
 
 
 def test_render_shows_the_table() -> None:

@@ -10,7 +10,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import ismcts, mcts
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr
 
 from israeli_whist.bots.registry import make_bot
 from israeli_whist.core.actions import PASS, Phase
@@ -21,8 +23,9 @@ from israeli_whist.core.state import HandState
 from israeli_whist.core.views import seat_view
 from israeli_whist.rl.encoding import encode_observation, observation_text
 from israeli_whist.rl.openspiel import WhistBot, load
+from israeli_whist.rl.openspiel_observer import remembered_markdown
 from israeli_whist.rl.openspiel_resample import resample, resampler
-from israeli_whist.rl.openspiel_state import WhistState
+from israeli_whist.rl.openspiel_state import WhistState, cards_drawn
 
 # Each game with its defaults and with options changed (several at once).
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
@@ -31,6 +34,7 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
                  "dealer": 2}),
     ("classic", {}),
     ("classic", {"honours": True, "target": 3, "dealer": 3}),
+    ("whistiti", {}),  # the hand's place drawn by chance first
     ("whistiti", {"hand_number": 4}),
     ("whistiti", {"preset": "oh_hell"}),
     ("whistiti", {"players": 6, "schedule": "8,2", "first_lead": "left_of_dealer", "dealer": 5}),
@@ -107,11 +111,24 @@ def test_every_rule_option_is_a_parameter() -> None:
     (lambda: load("whistiti", first_lead="dealer"), "first_lead must be one of highest_bidder, left_of_dealer"),
     (lambda: load("classic", dealer=4), "dealer is a seat from 0 to 3, not 4"),
     (lambda: load("classic", dealer="north"), "dealer is a whole number"),
-    (lambda: load("whistiti", schedule="1,2", hand_number=2), "hand_number is from 0 to 1, not 2"),
+    (lambda: load("whistiti", schedule="1,2", hand_number=2), "hand_number is the hand's place in the game, 0 to 1"),
 ])
 def test_bad_games_and_options_are_refused_in_words(call: Callable[[], object], message: str) -> None:
     with pytest.raises(RulesError, match=message):
         call()
+
+
+@settings(max_examples=100, deadline=None)
+@given(name=st.sampled_from(["dealer", "hand_number", "players", "schedule"]),
+       value=st.one_of(st.integers(), st.text(max_size=8), st.floats(), st.none(), st.booleans(),
+                       st.integers().map(str)))
+def test_any_game_parameter_makes_a_game_or_is_refused_in_words(name: str, value: Any) -> None:
+    """Numbers of any size included, which OpenSpiel itself cannot hold."""
+    try:
+        game = load("whistiti", **{name: value})
+    except RulesError:
+        return
+    assert game.new_initial_state().is_chance_node()
 
 
 def test_an_unknown_parameter_in_a_game_string_is_refused() -> None:
@@ -121,17 +138,22 @@ def test_an_unknown_parameter_in_a_game_string_is_refused() -> None:
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
 def test_the_deal_is_chance_and_the_rest_is_the_engine(config: tuple[str, dict[str, Any]]) -> None:
-    """The chance actions deal the cards one at a time from left of the dealer; replaying every
-    player action through the engine from that deal gives the same hand and the same points."""
+    """The chance actions (after the hand's place, where chance draws it) deal the cards one at a
+    time from left of the dealer; replaying every player action through the engine from that deal
+    gives the same hand and the same points."""
     game = load(config[0], **config[1])
     rng = random.Random(3)
     state = play(game.new_initial_state(), pass_mostly(rng), rng)
     whist_game = game.whist_game
-    draws = game.max_chance_nodes_in_history()
     history = state.history()
-    pack = history[:draws] + [c for c in whist_game.deck() if c not in history[:draws]]
-    hand = whist_game.deal_cards(game.dealer, pack, game.hand_number)
-    for action in history[draws:]:
+    (place,) = state.place_drawn or (game.hand_number,)
+    start = len(state.place_drawn)
+    draws = cards_drawn(whist_game, place)
+    assert start + draws <= game.max_chance_nodes_in_history()
+    cards = history[start:start + draws]
+    pack = cards + [c for c in whist_game.deck() if c not in cards]
+    hand = whist_game.deal_cards(game.dealer, pack, place)
+    for action in history[start + draws:]:
         hand = hand.apply(action)
     assert hand == state.hand
     assert state.returns() == list(hand.scores())
@@ -177,6 +199,76 @@ def test_the_information_state_remembers_what_the_observation_forgets() -> None:
     assert "turned up at the deal" in info and "trick 1: seat 1 led" in info and "trick 2:" in info
     tensor = np.asarray(state.information_state_tensor(1))
     assert tensor[-52 + turned] == 1.0, "the last piece is the card turned up at the deal"
+
+
+# Perfect recall --------------------------------------------------------------------------------
+
+RECALL_CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("israeli", {}),
+    ("israeli", {"frisch_direction": "rotating", "auction_end": "four_passes"}),
+    ("israeli", {"form": "three_no_clubs", "frisch_direction": "right"}),
+    ("classic", {}),
+    ("whistiti", {"players": 3, "hand_number": 4}),
+]
+
+
+def long_auctions(rng: random.Random) -> Callable[[WhistState], int]:
+    """Random actions, with auctions that pass often and bid low, so that calls come round the
+    table many times, seats pass and bid again, and deals go to the Frisch."""
+    def choose(state: WhistState) -> int:
+        legal = state.legal_actions()
+        if PASS not in legal:
+            return int(rng.choice(legal))
+        bids = [int(action) for action in legal if action != PASS]
+        if not bids or rng.random() < 0.55:
+            return PASS
+        return bids[min(int(rng.expovariate(1.0)), len(bids) - 1)]
+    return choose
+
+
+@pytest.mark.parametrize("config", RECALL_CONFIGS, ids=config_id)
+def test_the_information_state_tensor_has_perfect_recall(config: tuple[str, dict[str, Any]]) -> None:
+    """For every player, two positions have the same information-state tensor exactly when they
+    have the same information-state string, the auction included. Two histories can meet only
+    within one deal (the tensor holds the player's cards), so each deal is played out many ways."""
+    game = load(config[0], **config[1])
+    rng = random.Random(0)
+    choose = long_auctions(rng)
+    positions = 0
+    for _deal in range(2):
+        root = dealt(game, rng)
+        by_tensor: dict[tuple[int, bytes], str] = {}
+        by_text: dict[tuple[int, str], bytes] = {}
+        for _playout in range(20):
+            state = root.clone()
+            while True:
+                for player in range(game.num_players()):
+                    tensor = np.asarray(state.information_state_tensor(player), np.float32).tobytes()
+                    text = state.information_state_string(player)
+                    assert by_tensor.setdefault((player, tensor), text) == text, "one tensor, two information states"
+                    assert by_text.setdefault((player, text), tensor) == tensor, "one information state, two tensors"
+                    positions += 1
+                if state.is_terminal():
+                    break
+                state.apply_action(choose(state))
+    assert positions > 1000
+
+
+@pytest.mark.parametrize("config", [("israeli", {}), ("classic", {}), ("whistiti", {"players": 3, "schedule": "1,2"})],
+                         ids=config_id)
+def test_outcome_sampling_mccfr_runs_on_the_games(config: tuple[str, dict[str, Any]]) -> None:
+    """OpenSpiel's Monte Carlo CFR, which assumes perfect recall, learns a policy over the legal
+    actions of each information state it meets (Whistiti's hand drawn by its chance node)."""
+    game = load(config[0], **config[1])
+    np.random.seed(0)  # the solver samples with NumPy's global generator
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(10):
+        solver.iteration()
+    policy = solver.average_policy()
+    state = dealt(game, random.Random(1))
+    probabilities = policy.action_probabilities(state)
+    assert set(probabilities) == set(state.legal_actions())
+    assert sum(probabilities.values()) == pytest.approx(1.0)
 
 
 def test_no_observation_shows_a_hidden_card() -> None:
@@ -344,6 +436,15 @@ def test_our_bots_play_the_registered_games() -> None:
     bots = [WhistBot(make_bot("basic", seat)) for seat in range(4)]
     state = play(game.new_initial_state(), lambda s: bots[s.current_player()].step(s), random.Random(1))
     assert state.is_terminal()
+
+
+def test_the_docs_show_the_information_state_of_the_code(rl_doc_section: Callable[[str], str]) -> None:
+    names = {"israeli": "Israeli", "classic": "Classic", "whistiti": "Whistiti (4 players)"}
+    marker = "<!-- information state: israeli_whist.rl.openspiel_observer.remembered_markdown -->\n"
+    shown = rl_doc_section("OpenSpiel").split(marker)[1].split("\n<!-- /information state -->")[0]
+    assert shown == remembered_markdown([(title, make_game(game).rules) for game, title in names.items()])
+    lengths = [load(game).information_state_tensor_shape()[0] for game in names]
+    assert shown.splitlines()[-1] == f"| (length) | {' | '.join(map(str, lengths))} | |", "the tensors OpenSpiel gives"
 
 
 def test_the_docs_example_runs(rl_doc_examples: Callable[[str], list[str]], capsys: pytest.CaptureFixture[str]

@@ -16,7 +16,8 @@ from pettingzoo.test.seed_test import parallel_seed_test
 from israeli_whist.core.actions import PASS
 from israeli_whist.core.errors import IllegalActionError, RulesError
 from israeli_whist.core.rules import IsraeliRules
-from israeli_whist.rl.pettingzoo import WhistAECEnv, env, parallel_env
+from israeli_whist.rl.hands import points_bounds
+from israeli_whist.rl.pettingzoo import TURN_ORDERS, WhistAECEnv, env, parallel_env
 
 # Each game with its defaults, and with options that change the table: three players without
 # the clubs and no no-trump; honours in Classic Whist; five players dealt 10 cards down to 1.
@@ -151,14 +152,58 @@ def test_round_robin_cycles_are_one_turn_each() -> None:
             table.step(int(np.flatnonzero(mask)[0]))
         else:
             assert np.flatnonzero(mask).tolist() == [inner.wait_action]
-            with pytest.raises(IllegalActionError, match="must wait"):
-                table.step(0)
             table.step(inner.wait_action)
     assert inner.match.hand.history and len(inner.match.hand.history) == 1
 
 
-def test_illegal_actions_are_refused_or_replaced() -> None:
-    table = env("classic")
+@pytest.mark.parametrize(("game", "options"), CONFIGS, ids=IDS)
+@pytest.mark.parametrize("turns", TURN_ORDERS)
+def test_an_illegal_action_ends_the_episode_below_the_hands_lowest_points(
+        game: str, options: dict[str, Any], turns: str) -> None:
+    """As PettingZoo's classic games do: the agent that took it loses, the others score nothing,
+    and every agent is done (its info says why)."""
+    table = env(game, turns=turns, **options)
+    table.reset(seed=3)
+    inner = unwrapped(table)
+    offender = table.agent_selection
+    mask = table.observe(offender)["action_mask"]
+    table.step(int(np.flatnonzero(mask == 0)[0]))
+    lowest, _ = points_bounds(inner.game, inner._episode.place)
+    assert table.rewards == {agent: lowest - 1 if agent == offender else 0 for agent in table.possible_agents}
+    assert all(table.terminations.values()) and not any(table.truncations.values())
+    assert isinstance(table.infos[offender]["illegal_action"], str)
+    rewards = dict.fromkeys(table.possible_agents, 0.0)
+    for agent in table.agent_iter():  # every agent is told, then leaves
+        observation, reward, terminated, _, _ = table.last()
+        assert terminated and not observation["action_mask"][:-1].any()
+        rewards[agent] += reward
+        table.step(None)
+    assert rewards[offender] == lowest - 1 and not table.agents
+    assert not inner.match.results, "no hand was scored"
+
+
+def test_a_waiting_agents_illegal_action_ends_a_round_robin_episode_or_is_refused() -> None:
+    table = env("whistiti", turns="round_robin", schedule="2")
+    table.reset(seed=3)
+    inner = unwrapped(table)
+    waiting = next(agent for seat, agent in enumerate(table.possible_agents) if seat != inner.match.current_player)
+    while table.agent_selection != waiting:
+        table.step(int(np.flatnonzero(table.observe(table.agent_selection)["action_mask"])[0]))
+    table.step(0)
+    assert all(table.terminations.values()) and "must wait" in table.infos[waiting]["illegal_action"]
+    assert table.rewards[waiting] == points_bounds(inner.game, 0)[0] - 1
+    strict = env("whistiti", turns="round_robin", schedule="2", illegal_action="raise")
+    strict.reset(seed=3)
+    waiting = next(agent for seat, agent in enumerate(strict.possible_agents)
+                   if seat != unwrapped(strict).match.current_player)
+    while strict.agent_selection != waiting:
+        strict.step(int(np.flatnonzero(strict.observe(strict.agent_selection)["action_mask"])[0]))
+    with pytest.raises(IllegalActionError, match="must wait"):
+        strict.step(0)
+
+
+def test_illegal_actions_are_refused_or_replaced_where_asked() -> None:
+    table = env("classic", illegal_action="raise")
     table.reset(seed=2)
     inner = unwrapped(table)
     hand = inner.match.hand
@@ -170,8 +215,11 @@ def test_illegal_actions_are_refused_or_replaced() -> None:
     assert inner.match.hand == hand  # nothing changed
     lenient = env("classic", illegal_action="replace")
     lenient.reset(seed=2)
+    agent = lenient.agent_selection
     lenient.step(not_held)
     assert unwrapped(lenient).match.hand.history[0] in hand.legal_actions()
+    assert lenient.infos[agent]["illegal_action_replaced"] is True and "You don't hold" in lenient.infos[agent][
+        "illegal_action"]
 
 
 @pytest.mark.parametrize(("keywords", "message"), [
@@ -182,7 +230,7 @@ def test_illegal_actions_are_refused_or_replaced() -> None:
     ({"episode": "trick"}, "episode must be one of hand, game"),
     ({"render_mode": "human"}, "render_mode must be 'ansi'"),
     ({"max_cycles": 0}, "max_cycles is a whole number"),
-    ({"illegal_action": "ignore"}, "illegal_action must be one of raise, replace"),
+    ({"illegal_action": "ignore"}, "illegal_action must be one of end, raise, replace"),
 ])
 def test_bad_keywords_get_clear_errors(keywords: dict[str, Any], message: str) -> None:
     with pytest.raises(RulesError, match=message):

@@ -8,7 +8,15 @@ The observation is the learning seat's view as a vector (``israeli_whist.rl.enco
 one of the game's flat actions. ``info["action_mask"]`` and ``action_masks()`` (the convention of
 ``sb3-contrib``'s MaskablePPO) tell which are legal. ``step`` plays the learner's action, then
 lets the bots act until it is the learner's turn again or the episode is over; the reward is the
-learner's points of every hand that ended meanwhile.
+learner's points of every hand that ended meanwhile. An illegal action ends the episode with one
+point less than the least the learner's seat can score in the hand (``illegal_action="end"``, the
+default, so that checkers and learners that sample without the mask run), or raises
+(``illegal_action="raise"``), or is replaced by a random legal one (``"replace"``).
+
+A one-hand episode of Whistiti deals a hand drawn from the whole schedule (``hand_number=N``
+fixes it: ``israeli_whist.rl.hands``). ``reset(seed=...)`` fixes the deals, the hand's place, the
+first dealer and the bots' choices, for every level that searches a fixed amount (all but
+``expert``'s CPU-time budget: a warning says so).
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from israeli_whist.bots.base import Bot
+from israeli_whist.bots.expert import ExpertBot
 from israeli_whist.bots.registry import make_bot
 from israeli_whist.bots.runner import bot_action
 from israeli_whist.core.errors import RulesError, quoted
@@ -33,7 +42,7 @@ from israeli_whist.rl.options import game_rules
 from israeli_whist.rl.pettingzoo import check_render_mode
 from israeli_whist.rl.render import table_text
 
-PARAMETERS = ("seat", "bots", "preset", "episode", "render_mode", "illegal_action")
+PARAMETERS = ("seat", "bots", "preset", "episode", "hand_number", "render_mode", "illegal_action")
 BotChoice = str | Bot  # a bot level (``israeli_whist.bots.registry.BOT_LEVELS``) or a bot ready to play
 
 # Gymnasium's ids, made when this module is imported.
@@ -47,8 +56,8 @@ class WhistEnv(gymnasium.Env[Vector, np.int64]):
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 (Gymnasium's declaration)
 
     def __init__(self, game: str = "israeli", seat: int = 0, bots: BotChoice | Sequence[BotChoice] = "basic", *,
-                 preset: str | None = None, episode: str = "hand", render_mode: str | None = None,
-                 illegal_action: str = "raise", **options: Any) -> None:
+                 preset: str | None = None, episode: str = "hand", hand_number: int | None = None,
+                 render_mode: str | None = None, illegal_action: str = "end", **options: Any) -> None:
         self.rules = game_rules(game, preset, options, PARAMETERS)
         self.game = game_for_rules(self.rules)
         players = self.game.players
@@ -59,7 +68,7 @@ class WhistEnv(gymnasium.Env[Vector, np.int64]):
         self._bot_choices = self._bot_choices_of(bots)
         self.render_mode = check_render_mode(render_mode)
         self.illegal_action = choice_of("illegal_action", illegal_action, ILLEGAL_ACTIONS)
-        self._episode = Episode(self.game, choice_of("episode", episode, EPISODES))
+        self._episode = Episode(self.game, choice_of("episode", episode, EPISODES), hand_number)
         self._rng = random.Random(0)
         self._bots: dict[int, Bot] = {}
 
@@ -77,10 +86,14 @@ class WhistEnv(gymnasium.Env[Vector, np.int64]):
                 raise RulesError(f"bots names one bot for each of the {len(others)} other seats "
                                  f"{others}, not {len(choices)}")
         for choice in choices:
-            if isinstance(choice, str):
-                make_bot(choice)  # an unknown level is refused now, with the list of levels
-            elif not isinstance(choice, Bot):
+            if not isinstance(choice, str | Bot):
                 raise RulesError(f"A bot is a level name or a Bot, not {quoted(choice)}")
+            bot = make_bot(choice) if isinstance(choice, str) else choice  # an unknown level is refused now
+            if searches_for_time(bot):
+                gymnasium.logger.warn(
+                    f"bots: {quoted(choice if isinstance(choice, str) else type(choice).__name__)} searches for a CPU "
+                    "time each decision, so reset(seed=...) does not fix its choices (they depend on the machine's "
+                    "speed and load); 'expert:deals=64' searches a fixed number of deals and does")
         return dict(zip(others, choices, strict=True))
 
     @property
@@ -100,14 +113,20 @@ class WhistEnv(gymnasium.Env[Vector, np.int64]):
         return self._episode.observation(self.seat), self._info()
 
     def step(self, action: Any) -> tuple[Vector, float, bool, bool, dict[str, Any]]:
-        chosen, replaced = self._episode.checked(action, self.illegal_action, self._rng)
-        points = self._episode.act(chosen)
-        reward = float(points[self.seat]) if points is not None else 0.0
-        reward += self._play_bots()
+        episode = self._episode
+        chosen, illegal = episode.checked(action, self.illegal_action, self._rng)
+        if chosen is None:  # the illegal action ends the episode
+            reward = float(episode.forfeit(self.seat)[self.seat])
+        else:
+            points = episode.act(chosen)
+            reward = float(points[self.seat]) if points is not None else 0.0
+            reward += self._play_bots()
         info = self._info()
-        if replaced:
-            info["illegal_action_replaced"] = True
-        return self._episode.observation(self.seat), reward, self._episode.over, False, info
+        if illegal is not None:
+            info["illegal_action"] = illegal
+            if chosen is not None:
+                info["illegal_action_replaced"] = True
+        return episode.observation(self.seat), reward, episode.over, False, info
 
     def _play_bots(self) -> float:
         """The bots act until the learner's turn or the end; the learner's points meanwhile."""
@@ -134,6 +153,12 @@ class WhistEnv(gymnasium.Env[Vector, np.int64]):
             return None
         episode = self._episode
         return table_text(episode.hand, episode.deal_number, episode.totals)
+
+
+def searches_for_time(bot: Bot) -> bool:
+    """Whether ``bot`` searches for a CPU time each decision, so that its choices depend on the
+    machine's speed and load, not only on its seed (``expert``, ``expert@100ms``)."""
+    return isinstance(bot, ExpertBot) and bot.settings.time_budget is not None
 
 
 def register_environments() -> None:

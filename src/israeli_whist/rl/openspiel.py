@@ -10,10 +10,12 @@ and ``python_whistiti``, one hand per episode.
 
 Every rule option of the game is a game parameter (``whist rules`` lists them), with two more:
 ``dealer`` (the seat that deals) and ``hand_number`` (which hand of the game it is, 0 first: it
-sets Whistiti's number of cards). An optional number option (Israeli Whist's ``target``) is 0
-for none, and a list (Whistiti's ``schedule``) is written with ``;`` in a game string, since
-OpenSpiel splits parameters on commas, and a list of one number ends with ``;`` (``12;``), since
-OpenSpiel would read ``12`` as a number; ``load`` takes either form.
+sets Whistiti's number of cards; -1, the default, has a chance node draw it before the deal,
+every place of Whistiti's schedule equally likely: ``israeli_whist.rl.hands``). An optional
+number option (Israeli Whist's ``target``) is 0 for none, and a list (Whistiti's ``schedule``)
+is written with ``;`` in a game string, since OpenSpiel splits parameters on commas, and a list
+of one number ends with ``;`` (``12;``), since OpenSpiel would read ``12`` as a number; ``load``
+takes either form.
 
 The deal is chance, one card at a time (``israeli_whist.rl.openspiel_state``), so OpenSpiel's search,
 its resampling and its records all see it; returns are the hand's points. What a player
@@ -30,12 +32,13 @@ from typing import Any
 import pyspiel
 
 from israeli_whist.bots.base import Bot
-from israeli_whist.core.actions import MAX_TRICKS, STRAINS, Phase
+from israeli_whist.core.actions import MAX_TRICKS, STRAINS
 from israeli_whist.core.errors import RulesError, quoted
 from israeli_whist.core.games import RULES_BY_GAME, game_for_rules, make_rules
 from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.rules import Rules, option_kind
 from israeli_whist.rl.encoding import MAX_FRISCH_ROUNDS, action_space_size
+from israeli_whist.rl.hands import DRAWN, check_hand_number, hand_places, points_bounds
 from israeli_whist.rl.openspiel_observer import WhistObserver, make_observer
 from israeli_whist.rl.openspiel_state import WhistState, cards_drawn
 
@@ -52,7 +55,7 @@ def parameter_defaults(rules_type: type[Rules]) -> dict[str, Any]:
     for f in dataclasses.fields(rules_type):
         value = f.default
         defaults[f.name] = 0 if value is None else _spiel_text(value) if isinstance(value, str) else value
-    return {**defaults, "dealer": 0, "hand_number": 0}
+    return {**defaults, "dealer": 0, "hand_number": DRAWN}
 
 
 def _spiel_text(text: str) -> str:
@@ -80,25 +83,6 @@ def rules_from_parameters(game: str, params: Mapping[str, Any]) -> Rules:
         raise RulesError(f"Unknown option {quoted(sorted(unknown)[0])} for {game}; options: "
                          f"{', '.join(rules_type.option_names())}, {', '.join(GAME_PARAMETERS)}")
     return make_rules(game, None, options)
-
-
-def points_bounds(game: HandGame, hand_number: int) -> tuple[int, int]:
-    """The lowest and highest points a seat can score in the hand: each seat's contract (where the
-    game has them) and tricks tried against contracts of the others that make the hand under and
-    over, scored by the game's own scoring."""
-    size = game.hand_size(hand_number)
-    n = game.players
-    hand = game.new_hand(0, "bounds", hand_number)
-    over = hand._replace(phase=Phase.OVER, player=-1, is_terminal=True)
-    points = {0}
-    own_contracts: list[int | None] = list(range(size + 1)) if hand.contracts else [None]
-    for contract in own_contracts:
-        for others in (0, size):
-            contracts = hand.contracts if contract is None else (contract, *(others,) * (n - 1))
-            for taken in range(size + 1):
-                tricks = (taken, size - taken, *(0,) * (n - 2))
-                points.update(over._replace(contracts=contracts, tricks_won=tricks).scores())
-    return min(points), max(points)
 
 
 def most_decisions(rules: Rules, hand_size: int) -> int:
@@ -153,22 +137,21 @@ class WhistGame(pyspiel.Game):  # type: ignore[misc]
         self.rules = rules_from_parameters(self.game, params)
         self.whist_game = game_for_rules(self.rules)
         n = self.whist_game.players
-        self.dealer = int(params.get("dealer", 0))
-        self.hand_number = int(params.get("hand_number", 0))
-        if not 0 <= self.dealer < n:
-            raise RulesError(f"dealer is a seat from 0 to {n - 1}, not {self.dealer}")
-        hands = self.whist_game.hands_in_game()
-        if self.hand_number < 0 or (hands is not None and self.hand_number >= hands):
-            raise RulesError(f"hand_number is from 0 to {(hands or 1) - 1}, not {self.hand_number}")
-        low, high = points_bounds(self.whist_game, self.hand_number)
+        self.dealer = check_dealer(self.whist_game, params.get("dealer", 0))
+        fixed = check_hand_number(self.whist_game, params.get("hand_number", DRAWN))
+        places = hand_places(self.whist_game) if fixed is None else range(fixed, fixed + 1)
+        # The hand's place: a chance node draws it where the places differ, else it is known.
+        self.hand_number = places[0] if len(places) == 1 else DRAWN
+        self.places = places
+        bounds = [points_bounds(self.whist_game, place) for place in places]
         info = pyspiel.GameInfo(
             num_distinct_actions=action_space_size(self.rules),
-            max_chance_outcomes=len(self.whist_game.deck()),
+            max_chance_outcomes=max(len(self.whist_game.deck()), len(places)),
             num_players=n,
-            min_utility=float(low),
-            max_utility=float(high),
+            min_utility=float(min(low for low, _ in bounds)),
+            max_utility=float(max(high for _, high in bounds)),
             utility_sum=None,
-            max_game_length=most_decisions(self.rules, self.whist_game.hand_size(self.hand_number)),
+            max_game_length=most_decisions(self.rules, max(self.whist_game.hand_size(p) for p in places)),
         )
         super().__init__(game_type(self.game), info, params)
 
@@ -176,7 +159,8 @@ class WhistGame(pyspiel.Game):  # type: ignore[misc]
         return WhistState(self)
 
     def max_chance_nodes_in_history(self) -> int:
-        return cards_drawn(self.whist_game, self.hand_number)
+        drawn_place = 1 if self.hand_number == DRAWN else 0
+        return drawn_place + max(cards_drawn(self.whist_game, place) for place in self.places)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> WhistObserver:
         return make_observer(self.rules, iig_obs_type, params)
@@ -212,12 +196,25 @@ def load(game: str, preset: str | None = None, **options: Any) -> pyspiel.Game:
         params[f.name] = 0 if value is None else _spiel_text(value) if isinstance(value, str) else value
     for name, value in extra.items():
         number = value if isinstance(value, int) and not isinstance(value, bool) else None
-        if isinstance(value, str) and value.strip().isdigit():
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
             number = int(value.strip())
+        if value is None and name == "hand_number":
+            number = DRAWN
         if number is None:
             raise RulesError(f"{name} is a whole number, not {quoted(value)}")
         params[name] = number
+    # Checked here too, before OpenSpiel, which cannot hold a number beyond 64 bits.
+    whist_game = game_for_rules(rules)
+    check_dealer(whist_game, params.get("dealer", 0))
+    check_hand_number(whist_game, params.get("hand_number", DRAWN))
     return pyspiel.load_game(SHORT_NAMES[game], params)
+
+
+def check_dealer(game: HandGame, value: object) -> int:
+    """``value`` if it is a seat of the table; else a RulesError that says which are."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < game.players:
+        return value
+    raise RulesError(f"dealer is a seat from 0 to {game.players - 1}, not {quoted(value)}")
 
 
 class WhistBot(pyspiel.Bot):  # type: ignore[misc]

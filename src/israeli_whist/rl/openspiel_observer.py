@@ -4,25 +4,34 @@ as tensors and as text, every one made from the seat's ``SeatView``.
 - The **observation** is ``israeli_whist.rl.encoding``'s vector and text of the view: the same numbers
   the PettingZoo and Gymnasium environments give.
 - The **information state** adds what a player remembers and the observation sums up: every
-  trick in order (who led, and the card of each seat), the cards passed and received in each
-  Frisch round, and the card turned up at the deal (Classic Whist's goes back into the dealer's
-  hand, so the view stops showing it). Its text adds every trump call of every round and every
-  trick. The vector sums up the calls of the auction under way by each seat's last call and the
-  high bid.
+  trick in order (who led, and the card of each seat), every bid of the auction under way and
+  who made it, the cards passed and received in each Frisch round, and the card turned up at
+  the deal (Classic Whist's goes back into the dealer's hand, so the view stops showing it). Its
+  text adds every trump call of every round and every trick.
 
-While the cards are being dealt there is no view yet: the tensors are zero, and the texts say
-how far the deal has gone (the information state also the cards this seat has been dealt).
+The information-state tensor has **perfect recall**, as OpenSpiel's algorithms for imperfect
+information (CFR, its relatives, their best responses) assume: two positions whose texts differ
+for a player have different tensors for that player. The auction is where that takes care: bids
+only rise and the seats call in turn, so the bids with their bidders give the whole auction in
+order (the passes are the turns between them, and the seat to act the passes since the last),
+and earlier auctions, before a Frisch, were all passes. ``pieces`` lists the tensor's parts.
+
+While the cards are being dealt there is no view yet and no one decides: the tensors are zero,
+and the texts say how far the deal has gone (the information state also the cards this seat
+has been dealt).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from israeli_whist.core.actions import PASS, action_display
+from israeli_whist.core.actions import BID_BASE, PASS, STRAINS, action_display
 from israeli_whist.core.cards import DECK_SIZE, symbol_name
 from israeli_whist.core.games import game_for_rules
 from israeli_whist.core.rules import Rules
@@ -47,6 +56,64 @@ def most_tricks(rules: Rules) -> int:
     return max(game.hand_size(i) for i in range(hands))
 
 
+@dataclass(frozen=True)
+class Piece:
+    """One part of an observer's tensor: its name in the observer's ``dict``, its shape, and what it holds."""
+
+    name: str
+    shape: tuple[int, ...]
+    meaning: str
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+
+def bid_count(rules: Rules) -> int:
+    """Bids up to the largest deal's level, every strain: the rows of ``auction_bids``."""
+    return most_tricks(rules) * STRAINS
+
+
+def pieces(rules: Rules, perfect_recall: bool) -> tuple[Piece, ...]:
+    """The parts of the observation tensor (``perfect_recall=False``: the encoding's slices) or of
+    the information-state tensor (those slices, then what a player remembers), in order."""
+    found = [Piece(s.name, (s.length,), s.meaning) for s in observation_layout(rules)]
+    return tuple(found) + (remembered(rules) if perfect_recall else ())
+
+
+def remembered(rules: Rules) -> tuple[Piece, ...]:
+    """What the information-state tensor adds to the observation's slices."""
+    n, tricks = rules.players, most_tricks(rules)
+    found = [Piece("trick_history", (tricks, n, DECK_SIZE), "per trick in order, per seat relative to the "
+                    "player, its card (the trick under way included)"),
+              Piece("trick_leaders", (tricks, n), "per trick, the relative seat that led it")]
+    if rules.has_auction:
+        found += [Piece("auction_bids", (bid_count(rules), n), "per bid (level 1 clubs first, as the actions "
+                        "count them), the relative seat that made it in the auction under way"),
+                  Piece("frisch_history", (MAX_FRISCH_ROUNDS, 2, DECK_SIZE), "per Frisch round, the cards the "
+                        "player passed, then those it received")]
+    if rules.turned_card_is_dealers or rules.turned_card_from_stock:
+        found.append(Piece("turned_at_deal", (DECK_SIZE,), "the card turned up at the deal"))
+    return tuple(found)
+
+
+def remembered_markdown(tables: Sequence[tuple[str, Rules]]) -> str:
+    """The information-state tensor under several rule sets as one Markdown table (``docs/rl.md``
+    holds its output): the observation, then each part it adds with its shape (``-`` where that
+    table has none), and the whole length."""
+    shapes = [{piece.name: piece for piece in remembered(rules)} for _, rules in tables]
+    meanings = {piece.name: piece.meaning for layout in shapes for piece in layout.values()}
+    lines = ["| part | " + " | ".join(title for title, _ in tables) + " | meaning |", "|" + "---|" * (len(tables) + 2),
+             "| (the observation) | " + " | ".join(str(observation_size(rules)) for _, rules in tables)
+             + " | the observation vector, its slices named as in the layout above |"]
+    for name, meaning in meanings.items():
+        cells = ["x".join(map(str, layout[name].shape)) if name in layout else "-" for layout in shapes]
+        lines.append(f"| `{name}` | " + " | ".join(cells) + f" | {meaning} |")
+    sizes = [str(sum(piece.size for piece in pieces(rules, perfect_recall=True))) for _, rules in tables]
+    lines.append("| (length) | " + " | ".join(sizes) + " | |")
+    return "\n".join(lines)
+
+
 class WhistObserver:
     """OpenSpiel's Python observer (``set_from``, ``string_from``, ``tensor``, ``dict``) for one
     seat's view, with or without perfect recall."""
@@ -54,23 +121,13 @@ class WhistObserver:
     def __init__(self, rules: Rules, perfect_recall: bool) -> None:
         self.rules = rules
         self.perfect_recall = perfect_recall
-        n = rules.players
-        self.tricks = most_tricks(rules)
-        pieces: list[tuple[str, tuple[int, ...]]] = [(s.name, (s.length,)) for s in observation_layout(rules)]
-        if perfect_recall:
-            pieces += [("trick_history", (self.tricks, n, DECK_SIZE)), ("trick_leaders", (self.tricks, n))]
-            if rules.has_auction:
-                pieces.append(("frisch_history", (MAX_FRISCH_ROUNDS, 2, DECK_SIZE)))
-            if rules.turned_card_is_dealers or rules.turned_card_from_stock:
-                pieces.append(("turned_at_deal", (DECK_SIZE,)))
-        total = sum(int(np.prod(shape)) for _, shape in pieces)
-        self.tensor: npt.NDArray[np.float32] = np.zeros(total, np.float32)
+        parts = pieces(rules, perfect_recall)
+        self.tensor: npt.NDArray[np.float32] = np.zeros(sum(piece.size for piece in parts), np.float32)
         self.dict: dict[str, npt.NDArray[np.float32]] = {}
         offset = 0
-        for name, shape in pieces:
-            size = int(np.prod(shape))
-            self.dict[name] = self.tensor[offset:offset + size].reshape(shape)
-            offset += size
+        for piece in parts:
+            self.dict[piece.name] = self.tensor[offset:offset + piece.size].reshape(piece.shape)
+            offset += piece.size
 
     def set_from(self, state: WhistState, player: int) -> None:
         self.tensor.fill(0.0)
@@ -94,6 +151,11 @@ class WhistObserver:
             leaders[number, (leader - me) % n] = 1.0
             for i, card in enumerate(cards):
                 history[number, (leader + i - me) % n, card] = 1.0
+        if "auction_bids" in self.dict:
+            bids = self.dict["auction_bids"]
+            for frisch_round, seat, call in view.calls:
+                if frisch_round == view.frisch_round and call != PASS:  # earlier auctions were all passes
+                    bids[call - BID_BASE, (seat - me) % n] = 1.0
         if "frisch_history" in self.dict:
             frisch = self.dict["frisch_history"]
             for r, (passed, received) in enumerate(zip(view.frisch_passed, view.frisch_received, strict=True)):

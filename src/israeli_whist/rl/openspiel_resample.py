@@ -196,7 +196,7 @@ def _rebuild(state: WhistState, view: SeatView, hands: Sequence[CardSet], rng: r
                        for s in range(n)])
     game = state.get_game()
     new: WhistState = game.new_initial_state()
-    for card in _pack(state, dealt, me, rng):
+    for card in (*state.place_drawn, *_pack(state, dealt, me, rng)):
         new.apply_action(card)
     chosen = [{s: cards_in(p[s]) for s in range(n)} for p in passes]
     hand = state.hand

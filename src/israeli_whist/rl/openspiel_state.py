@@ -1,7 +1,9 @@
 """One hand of a whist game as an OpenSpiel state: the deal as chance actions, then the
 engine's own ``HandState`` for everything after it.
 
-The deal is one chance action per card, in the order the cards leave the pack: the first
+Where the game's ``hand_number`` is drawn (Whistiti's default), a first chance action chooses
+the hand's place in the schedule (``israeli_whist.rl.hands``), every place equally likely: it
+sets how many cards are dealt. The deal is one chance action per card, in the order the cards leave the pack: the first
 goes to the seat left of the dealer, and so on round the table, then the card turned up for
 trump where the game turns one from the stock (Whistiti). Cards never drawn are the stock or
 the cards a form leaves out; nobody sees them. Once the last card is drawn, the hand is the
@@ -10,15 +12,15 @@ rules, the checks and the scores are the engine's, never repeated here.
 
 OpenSpiel copies a Python state by deep-copying the attributes in its ``__dict__``, and
 serializes it by pickling them. The one attribute here, ``_held``, is immutable, so a copy
-shares it (``__deepcopy__`` returns it), and it pickles as the rules, the dealer and the
-actions, which are replayed on loading.
+shares it (``__deepcopy__`` returns it), and it pickles as the rules, the dealer, the hand's
+place and the actions, which are replayed on loading.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import pyspiel
@@ -30,6 +32,7 @@ from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.rules import Rules
 from israeli_whist.core.state import HandState
 from israeli_whist.core.views import SeatView, seat_view
+from israeli_whist.rl.hands import DRAWN, hand_places
 from israeli_whist.rl.openspiel_resample import resample
 
 if TYPE_CHECKING:
@@ -46,8 +49,9 @@ def cards_drawn(game: HandGame, hand_number: int) -> int:
 
 @dataclass(frozen=True)
 class Held:
-    """What a state holds: the rules' game, the dealer, the cards drawn so far, and the hand once
-    dealt (None while dealing). Immutable, so copies of a state share it."""
+    """What a state holds: the rules' game, the dealer, the hand's place in the game (``DRAWN``
+    until chance draws it), the cards drawn so far, and the hand once dealt (None while dealing).
+    Immutable, so copies of a state share it."""
 
     game: HandGame
     dealer: int
@@ -59,13 +63,24 @@ class Held:
     drawn_mask: CardSet = 0  # ``drawn`` as a set
     # Texts already made of this position (ISMCTS asks a node's key several times a simulation).
     memo: dict[Any, str] = field(default_factory=dict, compare=False, repr=False)
+    place_drawn: bool = False  # chance drew ``hand_number`` (its first action)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Held:
         return self
 
     def __reduce__(self) -> tuple[Any, ...]:
-        actions = self.hand.history if self.hand is not None else ()
-        return (replay, (self.game.rules, self.dealer, self.hand_number, self.drawn, actions))
+        return (replay, (self.game.rules, self.dealer, DRAWN if self.place_drawn else self.hand_number,
+                         self.chance_and_actions()))
+
+    def chance_and_actions(self) -> tuple[int, ...]:
+        """Every action so far, chance's first: the place where it was drawn, the cards, the rest."""
+        place = (self.hand_number,) if self.place_drawn else ()
+        return (*place, *self.drawn, *(self.hand.history if self.hand is not None else ()))
+
+    def draw_place(self, place: int) -> Held:
+        if place not in hand_places(self.game):
+            raise ValueError(f"There is no hand {place} to draw in this game")
+        return replace(start(self.game, self.dealer, place), place_drawn=True)
 
     def undrawn(self) -> list[int]:
         """The cards of the pack not drawn yet, in pack order."""
@@ -79,27 +94,33 @@ class Held:
             raise ValueError(f"{card_name(card) if 0 <= card < 52 else card} cannot be dealt now")
         drawn, mask = (*self.drawn, card), mask | 1 << card
         if len(drawn) < self.draws:
-            return Held(self.game, self.dealer, self.hand_number, drawn, None, self.draws, None, mask)
+            return Held(self.game, self.dealer, self.hand_number, drawn, None, self.draws, None, mask,
+                        place_drawn=self.place_drawn)
         pack = list(drawn) + [c for c in self.game.deck() if not mask >> c & 1]
         hand = self.game.deal_cards(self.dealer, pack, self.hand_number)
-        return Held(self.game, self.dealer, self.hand_number, drawn, hand, self.draws, hand, mask)
+        return Held(self.game, self.dealer, self.hand_number, drawn, hand, self.draws, hand, mask,
+                    place_drawn=self.place_drawn)
 
     def act(self, action: Action) -> Held:
+        if self.hand_number == DRAWN:
+            return self.draw_place(action)
         if self.hand is None:
             return self.draw(action)
         hand = self.hand.apply(action)
         return Held(self.game, self.dealer, self.hand_number, self.drawn, hand, self.draws, self.first,
-                    self.drawn_mask)
+                    self.drawn_mask, place_drawn=self.place_drawn)
 
 
 def start(game: HandGame, dealer: int, hand_number: int) -> Held:
-    return Held(game, dealer, hand_number, (), None, cards_drawn(game, hand_number))
+    """A hand about to be dealt: at place ``hand_number`` of the game, or ``DRAWN`` for chance to draw it."""
+    draws = 0 if hand_number == DRAWN else cards_drawn(game, hand_number)
+    return Held(game, dealer, hand_number, (), None, draws)
 
 
-def replay(rules: Rules, dealer: int, hand_number: int, drawn: Sequence[int], actions: Sequence[Action]) -> Held:
-    """The hand dealt ``drawn`` with ``actions`` played: how a pickled state comes back."""
+def replay(rules: Rules, dealer: int, hand_number: int, actions: Sequence[Action]) -> Held:
+    """The hand ``start`` makes with ``actions`` applied, chance's included: how a pickled state comes back."""
     held = start(game_for_rules(rules), dealer, hand_number)
-    for action in (*drawn, *actions):
+    for action in actions:
         held = held.act(action)
     return held
 
@@ -128,6 +149,12 @@ class WhistState(pyspiel.State):  # type: ignore[misc]
         """The cards dealt so far, in the order they left the pack."""
         return self._held.drawn
 
+    @property
+    def place_drawn(self) -> tuple[int, ...]:
+        """The chance action that drew the hand's place in the game, where one did (else empty)."""
+        held = self._held
+        return (held.hand_number,) if held.place_drawn else ()
+
     def seat_view(self, seat: int) -> SeatView | None:
         """What ``seat`` may know (None while dealing): the one source of every observation."""
         hand = self._held.hand
@@ -141,6 +168,8 @@ class WhistState(pyspiel.State):  # type: ignore[misc]
     def cards_received(self, seat: int) -> tuple[int, ...]:
         """While dealing: the cards ``seat`` has been dealt so far, in order."""
         held = self._held
+        if held.hand_number == DRAWN:
+            return ()
         n = held.game.players
         first = (held.dealer + 1) % n
         dealt = n * held.game.hand_size(held.hand_number)
@@ -163,16 +192,19 @@ class WhistState(pyspiel.State):  # type: ignore[misc]
         return sorted(int(a) for a in hand.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        if self._held.hand is not None:
+        held = self._held
+        if held.hand is not None:
             return []
-        cards = self._held.undrawn()
-        return [(card, 1.0 / len(cards)) for card in cards]
+        outcomes = hand_places(held.game) if held.hand_number == DRAWN else held.undrawn()
+        return [(outcome, 1.0 / len(outcomes)) for outcome in outcomes]
 
     def _apply_action(self, action: int) -> None:
         self._held = self._held.act(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
+            if self._held.hand_number == DRAWN:
+                return f"Hand {action + 1} of the game: {self._held.game.hand_size(action)} cards each"
             return f"Deal {card_name(action)}"
         return action_name(action)
 

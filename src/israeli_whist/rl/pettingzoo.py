@@ -5,7 +5,13 @@ PettingZoo's classic card games: ``observation``, the seat's view as a vector
 (``israeli_whist.rl.encoding``), and ``action_mask``, 1 for each legal action. Actions are the game's
 flat action space (``israeli_whist.core.actions``). An episode is one deal (``episode="hand"``, the
 default) or a whole game (``episode="game"``); each hand pays every seat its points as the
-match counts them, when it ends. See docs/rl.md.
+match counts them, when it ends. A one-hand episode of Whistiti deals a hand drawn from the whole
+schedule with the deal (``hand_number=N`` fixes it: ``israeli_whist.rl.hands``).
+
+An illegal action ends the episode (``illegal_action="end"``, as PettingZoo's classic games do):
+the agent that took it is paid one point less than the least its seat can score in the hand,
+the others nothing, and its info says why. ``"raise"`` refuses it instead, and ``"replace"``
+plays a random legal action. See docs/rl.md.
 
 Two orders of turns:
 
@@ -37,7 +43,7 @@ from israeli_whist.rl.options import game_rules
 from israeli_whist.rl.render import table_text
 
 TURN_ORDERS = ("natural", "round_robin")
-PARAMETERS = ("preset", "episode", "render_mode", "max_cycles", "illegal_action", "turns")
+PARAMETERS = ("preset", "episode", "hand_number", "render_mode", "max_cycles", "illegal_action", "turns")
 
 Observation = dict[str, np.ndarray]
 
@@ -65,8 +71,8 @@ class WhistAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         "name": "whist_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, game: str = "israeli", *, preset: str | None = None, episode: str = "hand",
-                 render_mode: str | None = None, max_cycles: int | None = None, illegal_action: str = "raise",
-                 turns: str = "natural", **options: Any) -> None:
+                 hand_number: int | None = None, render_mode: str | None = None, max_cycles: int | None = None,
+                 illegal_action: str = "end", turns: str = "natural", **options: Any) -> None:
         super().__init__()
         self.rules = game_rules(game, preset, options, PARAMETERS)
         self.game = game_for_rules(self.rules)
@@ -75,7 +81,7 @@ class WhistAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
         self.illegal_action = choice_of("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         self.round_robin = choice_of("turns", turns, TURN_ORDERS) == "round_robin"
         self.metadata = {**self.metadata, "name": f"whist_{game}_v0", "is_parallelizable": self.round_robin}
-        self._episode = Episode(self.game, choice_of("episode", episode, EPISODES))
+        self._episode = Episode(self.game, choice_of("episode", episode, EPISODES), hand_number)
         self._rng = random.Random()
 
         players = self.game.players
@@ -168,6 +174,9 @@ class WhistAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
             self._acted = True
         else:
             self._wait(agent, action)
+        if self._episode.forfeited:  # told at once, not at the end of the cycle: every agent is done
+            self._settle()
+            return
         if seat < len(self.possible_agents) - 1:
             self.agent_selection = self._agent(seat + 1)
         else:  # the cycle ends: what its turn brought is told now, to every agent at once
@@ -175,12 +184,23 @@ class WhistAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
             self._start_cycle()
 
     def _take_turn(self, agent: str, action: Any) -> None:
-        chosen, replaced = self._episode.checked(action, self.illegal_action, self._rng)
-        if replaced:
+        chosen, illegal = self._episode.checked(action, self.illegal_action, self._rng)
+        if illegal is not None:
+            self.infos[agent]["illegal_action"] = illegal
+        if chosen is None:
+            self._forfeit(agent)
+            return
+        if illegal is not None:
             self.infos[agent]["illegal_action_replaced"] = True
-        points = self._episode.act(chosen)
+        self._add_points(self._episode.act(chosen))
+
+    def _add_points(self, points: tuple[int, ...] | None) -> None:
         if points is not None:
             self._points = [p + q for p, q in zip(self._points, points, strict=True)]
+
+    def _forfeit(self, agent: str) -> None:
+        """End the episode on ``agent``'s illegal action (paid when the step settles)."""
+        self._add_points(self._episode.forfeit(self._seat(agent)))
 
     def _wait(self, agent: str, action: Any) -> None:
         try:
@@ -189,10 +209,15 @@ class WhistAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
             waited = False
         if waited:
             return
+        turn = f"it is {self._agent(self._actor)}'s turn" if self._actor >= 0 else "the episode is over"
+        illegal = f"{agent} must wait ({self.wait_action}) now: {turn}, not {quoted(action)}"
         if self.illegal_action == "raise":
-            turn = f"it is {self._agent(self._actor)}'s turn" if self._actor >= 0 else "the episode is over"
-            raise IllegalActionError(f"{agent} must wait ({self.wait_action}) now: {turn}, not {quoted(action)}")
-        self.infos[agent]["illegal_action_replaced"] = True
+            raise IllegalActionError(illegal)
+        self.infos[agent]["illegal_action"] = illegal
+        if self.illegal_action == "end":
+            self._forfeit(agent)
+        else:
+            self.infos[agent]["illegal_action_replaced"] = True
 
     def _settle(self) -> None:
         """Pay the points of hands that ended, and end the episode where it is over."""
