@@ -143,6 +143,10 @@ class ServerSettings:
     # name, the process id and a random tail), and the seconds a node holds a table without renewing.
     node_name: str | None = None
     lease_seconds: float = 10.0
+    # Origins of pages that may change things and open tables' sockets, besides the server's own
+    # (its scheme and Host header): a proxy's public origin where it rewrites the Host or ends TLS
+    # (israeli_whist.server.origins, ``allowed_origins`` spells them).
+    allowed_origins: tuple[str, ...] = ()
 
     @classmethod
     def default(cls, database_url: str | None = None, **changes: object) -> ServerSettings:

@@ -625,7 +625,8 @@ function connect() {
     pending = false;
     setConnected(false);
     // A refusal before the handshake reaches the browser as a bare failure (1006): ask the API why.
-    const refused = event.code === 4404 || event.code === 4403 ? event.code : opened ? 0 : await refusal();
+    // 4401: this session was signed out (here or on another device); a new connection would only watch.
+    const refused = [4401, 4403, 4404].includes(event.code) ? event.code : opened ? 0 : await refusal();
     if (refused) {
       showError(`closed_${refused}`, event.reason, false);
       return;
