@@ -22,7 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from israeli_whist.server.app import create_app
 from israeli_whist.server.db import make_engine, sessions
-from israeli_whist.server.sessions import CHECK_SECONDS, SESSION_DAYS, SIGNED_OUT
+from israeli_whist.server.sessions import CHECK_SECONDS, SESSION_DAYS, SIGNED_OUT, delete_expired
 from israeli_whist.server.settings import ServerSettings
 
 
@@ -151,6 +151,10 @@ def test_an_expired_session_is_nobody(client: TestClient, app_settings: ServerSe
     engine.dispose()
     client.app.state.sessions.known.clear()  # type: ignore[attr-defined]  # as after CHECK_SECONDS
     assert who(client, ann) is None
+    # Expired rows are dropped (at start and every hour), the others kept.
+    bob = sign_in(client, "Bob")
+    assert delete_expired(client.app.state.store) == 1  # type: ignore[attr-defined]
+    assert [row["user_id"] for row in session_rows(app_settings.database_url)] == [bob.user_id]
 
 
 def test_a_node_trusts_what_it_read_of_a_session_for_a_bounded_time(app_settings: ServerSettings) -> None:

@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import hashlib
+import itertools
 import logging
 import secrets
 import time
@@ -49,6 +50,7 @@ SCOPE_KEY = "whist.signed_in"  # where SessionUser leaves the request's SignedIn
 CHECK_SECONDS = 5.0  # how long a node trusts what it read of a session
 MOST_REMEMBERED = 10_000  # sessions a node remembers at once: its memory stays bounded
 SIGNED_OUT = 4401  # the close code of a socket whose session ended
+PRUNE_ROUNDS = int(3600 / CHECK_SECONDS)  # sweeps between two prunings of the expired sessions
 
 Clock = Callable[[], float]
 Close = Callable[[], Awaitable[None]]
@@ -69,11 +71,10 @@ def token_hash(token: str) -> str:
 # The rows ----------------------------------------------------------------------------------------
 
 def add_session(store: Store, user_id: int) -> str:
-    """A new session of ``user_id``; returns its token (the user's expired sessions are dropped)."""
+    """A new session of ``user_id``; returns its token."""
     token = secrets.token_urlsafe(32)
     created = now()
     with store.begin() as c:
-        c.execute(delete(session_rows).where(session_rows.c.user_id == user_id, session_rows.c.expires_at <= created))
         c.execute(insert(session_rows).values(id=token_hash(token), user_id=user_id, created_at=created,
                                               expires_at=created + dt.timedelta(days=SESSION_DAYS)))
     return token
@@ -97,6 +98,12 @@ def delete_user_sessions(store: Store, user_id: int) -> list[str]:
         ended = list(c.execute(select(session_rows.c.id).where(session_rows.c.user_id == user_id)).scalars())
         c.execute(delete(session_rows).where(session_rows.c.user_id == user_id))
         return ended
+
+
+def delete_expired(store: Store) -> int:
+    """Drop the expired sessions (nobody already: this only keeps the table small); returns how many."""
+    with store.begin() as c:
+        return int(c.execute(delete(session_rows).where(session_rows.c.expires_at <= now())).rowcount)
 
 
 def live_sessions(store: Store, ids: Collection[str]) -> set[str]:
@@ -185,12 +192,16 @@ class Sessions:
             await self._ended([session for session in watched if session not in live])
 
     def start_sweeping(self) -> None:
+        """``sweep`` every ``CHECK_SECONDS``, and drop the expired sessions at start and every hour."""
+
         async def sweep_often() -> None:
-            while True:
-                await asyncio.sleep(CHECK_SECONDS)
+            for rounds in itertools.count():
                 try:
+                    if rounds % PRUNE_ROUNDS == 0:
+                        await self.store.off_loop(delete_expired, self.store)
+                    await asyncio.sleep(CHECK_SECONDS)
                     await self.sweep()
-                except Exception:  # the database away for a moment: the next sweep tries again
+                except Exception:  # the database away for a moment: the next round tries again
                     log.exception("the sessions of open sockets could not be checked")
 
         self.sweeper = asyncio.get_running_loop().create_task(sweep_often())
