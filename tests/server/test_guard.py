@@ -24,8 +24,8 @@ from starlette.types import Message
 
 from israeli_whist.server.app import create_app
 from israeli_whist.server.guard import SAFE_METHODS, BrowserGuard
-from israeli_whist.server.origins import allowed_origins, normal_origin, origin_allowed, own_origin
-from israeli_whist.server.settings import ServerSettings
+from israeli_whist.server.origins import normal_origin, origin_allowed, own_origin
+from israeli_whist.server.settings import ServerSettings, allowed_origins
 
 OWN = "http://testserver"  # the TestClient's Host is testserver, over http
 OTHER_PORT = "http://testserver:8001"  # the same site, another origin: the attack of the review

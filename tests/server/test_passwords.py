@@ -83,8 +83,11 @@ def test_a_lower_cost_hash_is_made_again_at_the_next_sign_in(client: TestClient,
     assert client.post("/api/register", json=ANNA).status_code == 200
     set_stored_hash(app_settings, "anna", hash_password(ANNA["password"], LEGACY))
     client.cookies.clear()
+    scrypt_calls.clear()
     assert client.post("/api/login", json={**ANNA, "password": "wrong horse"}).status_code == 401
     assert parse_hash(stored_hash(app_settings, "anna"))[0] == LEGACY  # type: ignore[index]  # not on a wrong one
+    # Its own check, and one at today's cost, as an unknown login costs: its time tells nothing.
+    assert [call[:3] for call in scrypt_calls] == [(2**14, 8, 1), (2**17, 8, 1)]
     scrypt_calls.clear()
     assert client.post("/api/login", json=ANNA).status_code == 200
     assert [call[:3] for call in scrypt_calls] == [(2**14, 8, 1), (2**17, 8, 1)]  # checked, then made again

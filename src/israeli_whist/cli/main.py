@@ -31,8 +31,7 @@ from israeli_whist.core.errors import WhistError
 from israeli_whist.core.games import GAMES
 from israeli_whist.core.match import Match
 from israeli_whist.core.names import normal_name
-from israeli_whist.server.origins import allowed_origins
-from israeli_whist.server.settings import RateLimits, ServerSettings
+from israeli_whist.server.settings import RateLimits, ServerSettings, allowed_origins
 
 app = typer.Typer(
     name="whist",

@@ -80,25 +80,3 @@ def origin_allowed(origin: str, scheme: str, host_header: str | None, allowed: I
     """
     page = normal_origin(origin)
     return page is not None and (page == own_origin(scheme, host_header) or page in allowed)
-
-
-def allowed_origins(values: Iterable[str]) -> tuple[str, ...]:
-    """The origins of ``--allowed-origin`` (each may list several, separated by commas, as
-    ``$WHIST_ALLOWED_ORIGINS`` does), checked and in one spelling; ValueError names a bad one.
-
-    >>> allowed_origins(["https://whist.example, https://WWW.whist.example:443", ""])
-    ('https://whist.example', 'https://www.whist.example')
-    """
-    found: list[str] = []
-    for value in values:
-        for part in value.split(","):
-            text = part.strip()
-            if not text:
-                continue
-            origin = normal_origin(text.rstrip("/"))
-            if origin is None:
-                raise ValueError(f"{text!r} is not an origin: give a page's scheme, host and port, such as "
-                                 "https://whist.example or http://192.168.1.5:8000")
-            if origin not in found:
-                found.append(origin)
-    return tuple(found)

@@ -8,8 +8,9 @@ cost still checks, and one made at a lower cost is made again at the next succes
 N=2^14.
 
 A sign-in costs the same work whether or not its login exists: an unknown login, or an account
-without a usable hash, is checked against a hash of nothing at the current cost, so the answer's
-time does not tell which logins exist. A password is capped at ``MAX_PASSWORD`` characters before
+without a usable hash, is checked against a hash of nothing at the current cost (and an account
+whose hash is older costs its own check and one at the current cost), so the answer's time does
+not tell which logins exist. A password is capped at ``MAX_PASSWORD`` characters before
 any hashing (a 16 MB password took 455 ms of scrypt before the cap).
 """
 
@@ -67,9 +68,13 @@ def sign_in_check(password: str, stored: str | None) -> tuple[bool, str | None]:
         _scrypt(password, bytes(SALT_BYTES), CURRENT)
         return False, None
     cost, salt, digest = parsed
-    if not hmac.compare_digest(_scrypt(password, salt, cost), digest):
-        return False, None
-    return True, None if cost == CURRENT else hash_password(password)
+    right = hmac.compare_digest(_scrypt(password, salt, cost), digest)
+    if cost == CURRENT:
+        return right, None
+    # Made at another cost: a hash at the current cost follows, right or wrong, so that a wrong
+    # password's time does not tell an old account from an unknown login either.
+    rehashed = hash_password(password)
+    return right, rehashed if right else None
 
 
 def parse_hash(stored: str) -> tuple[Cost, bytes, bytes] | None:
