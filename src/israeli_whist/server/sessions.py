@@ -166,7 +166,9 @@ class Sessions:
         for session in ended:
             self.known[session] = (None, self.clock())
         closes = [close for session in ended for close in self.sockets.pop(session, ())]
-        await asyncio.gather(*(close() for close in closes))
+        for failed in await asyncio.gather(*(close() for close in closes), return_exceptions=True):
+            if failed is not None:  # that socket was going anyway; the sign-out still stands
+                log.warning("a socket of an ended session could not be closed: %r", failed)
 
     # Open sockets ----------------------------------------------------------------------------
 
