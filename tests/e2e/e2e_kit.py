@@ -1,5 +1,6 @@
 """What the browser tests share: a page on the running server that fails its test if the page
-throws, and is closed however the test ends."""
+throws or breaks the server's Content Security Policy (an inline style or script, which the
+policy blocks: the page would be missing it), and is closed however the test ends."""
 
 from __future__ import annotations
 
@@ -27,6 +28,10 @@ def browser_page(browser: Browser, server: RunningServer, *, locale: str = "en-U
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # Every page of the context, those a test opens later too; Chromium reports what the policy
+    # blocked as a console error ("Refused to apply inline style because it violates ...").
+    context.on("console", lambda message: errors.append(message.text)
+               if "Content Security Policy" in message.text else None)
     page.goto(server.url + "/")
     try:
         yield context, page

@@ -33,6 +33,9 @@ from israeli_whist.server.viewjson import scoreboard_json, view_json
 
 Message = dict[str, Any]
 COOKIE = "whist_session"
+# What a change without a JSON body (a sign-out, a DELETE) carries, as the pages send it:
+# no cross-site form can (israeli_whist.server.guard).
+CHANGE = {"X-Whist-Request": "1"}
 # Every field of a view: a field added later must be added here, and so to the leak check.
 VIEW_FIELDS = {"game", "seat", "players", "dealer", "phase", "player", "hand", "hand_size", "legal", "calls",
                "high_bid", "declarer", "trump", "frisch_round", "frisch_selected", "frisch_passed",

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from itsdangerous import TimestampSigner
-from server_kit import COOKIE, connect, create_table, drive, seats_json, sign_in, use
+from server_kit import CHANGE, COOKIE, connect, create_table, drive, seats_json, sign_in, use
 from starlette.websockets import WebSocketDisconnect
 
 import israeli_whist
@@ -47,7 +47,7 @@ def test_guest_me_and_logout(client: TestClient) -> None:
     client.cookies.clear()
     other = client.post("/api/guest", json={"name": "Ann"}).json()["user"]
     assert other["id"] != user["id"]
-    assert client.post("/api/logout").json() == {"user": None}
+    assert client.post("/api/logout", headers=CHANGE).json() == {"user": None}
     assert client.get("/api/me").json() == {"user": None}
 
 
@@ -64,7 +64,7 @@ def test_register_login_logout(client: TestClient) -> None:
     user = answer.json()["user"]
     assert user["name"] == "Ann B" and user["guest"] is False
     assert client.get("/api/me").json()["user"] == user
-    client.post("/api/logout")
+    assert client.post("/api/logout", headers=CHANGE).status_code == 200
     # Logins are case-insensitive: taken in any case.
     assert client.post("/api/register", json={"login": "ann.b", "password": "another one"}).status_code == 409
     assert client.get("/api/me").json() == {"user": None}
@@ -107,10 +107,12 @@ def test_forged_and_foreign_session_cookies_are_nobody(client: TestClient, app_s
         client.cookies.clear()
         client.cookies.set(COOKIE, cookie)
         assert client.get("/api/me").json() == {"user": None}, cookie
-    # The same payload signed with the server's key is Ann: the signature is all that decides.
+    # The same payload signed with the server's key, as cookies were before the server kept
+    # sessions, is nobody too: a session is a row of the server's, which the cookie names.
     client.cookies.clear()
     client.cookies.set(COOKIE, own)
-    assert client.get("/api/me").json()["user"]["id"] == ann.user_id
+    assert client.get("/api/me").json() == {"user": None}
+    assert use(client, ann).get("/api/me").json()["user"]["id"] == ann.user_id
 
 
 def test_create_a_table_and_see_it(client: TestClient) -> None:

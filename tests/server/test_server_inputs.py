@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from server_kit import (
+    CHANGE,
     connect,
     create_table,
     errors_logged,
@@ -146,7 +147,7 @@ def test_numbers_in_bodies_past_every_limit_are_422(client: TestClient) -> None:
             answer = post_raw(client, path, body)
             assert answer.status_code == 422, (path, body, answer.text)
             assert "2**53" in detail_text(answer)
-        assert client.delete(f"/api/sheets/{sheet_id}/hands/{n}").status_code == 422
+        assert client.delete(f"/api/sheets/{sheet_id}/hands/{n}", headers=CHANGE).status_code == 422
     for not_finite in ("NaN", "Infinity", "-Infinity", "1e400"):
         answer = client.post("/api/tables", content=f'{{"seats": [], "move_timer": {not_finite}}}', headers=JSON)
         assert answer.status_code == 422 and "finite" in detail_text(answer)

@@ -236,7 +236,7 @@ def test_serve_bot_workers_by_flag_and_environment(monkeypatch: pytest.MonkeyPat
     runner = CliRunner()
     assert runner.invoke(cli_app, ["serve"]).exit_code == 0
     defaults = {"bot_workers": None, "bot_deadline": 5.0, "ray_address": None, "node_name": None,
-                "lease_seconds": 10.0}
+                "lease_seconds": 10.0, "allowed_origins": ()}
     assert started[-1] == defaults  # bot_workers None: one per core
     assert runner.invoke(cli_app, ["serve", "--bot-workers", "0", "--bot-deadline", "2"]).exit_code == 0
     assert started[-1] == {**defaults, "bot_workers": 0, "bot_deadline": 2.0}
@@ -244,13 +244,32 @@ def test_serve_bot_workers_by_flag_and_environment(monkeypatch: pytest.MonkeyPat
            "WHIST_NODE_NAME": "north", "WHIST_LEASE_SECONDS": "4"}
     assert runner.invoke(cli_app, ["serve"], env=env).exit_code == 0
     assert started[-1] == {"bot_workers": 3, "bot_deadline": 9.0, "ray_address": "ray://head:10001",
-                           "node_name": "north", "lease_seconds": 4.0}
+                           "node_name": "north", "lease_seconds": 4.0, "allowed_origins": ()}
     count = len(started)
     for args, env in ((["--bot-workers", "-1"], {}), ([], {"WHIST_BOT_WORKERS": "lots"}),
                       (["--bot-deadline", "0"], {}), ([], {"WHIST_PORT": "0"}), (["--lease-seconds", "0.5"], {})):
         result = runner.invoke(cli_app, ["serve", *args], env=env)
         assert result.exit_code == 2 and "Invalid value" in result.output, result.output
     assert len(started) == count
+
+
+def test_serve_allowed_origins_by_flag_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--allowed-origin`` (repeatable) and ``WHIST_ALLOWED_ORIGINS`` (comma separated) reach the
+    server in one spelling; something that is not an origin is refused before anything starts."""
+    started: list[object] = []
+    monkeypatch.setattr("israeli_whist.server.run.run_server",
+                        lambda *args, **kwargs: started.append(kwargs["allowed_origins"]))
+    runner = CliRunner()
+    flags = ["--allowed-origin", "https://Whist.Example", "--allowed-origin", "http://10.0.0.5:8000/"]
+    assert runner.invoke(cli_app, ["serve", *flags]).exit_code == 0
+    env = {"WHIST_ALLOWED_ORIGINS": "https://whist.example:443,https://www.whist.example"}
+    assert runner.invoke(cli_app, ["serve"], env=env).exit_code == 0
+    assert started == [("https://whist.example", "http://10.0.0.5:8000"),
+                       ("https://whist.example", "https://www.whist.example")]
+    for args, env in ((["--allowed-origin", "whist.example"], {}), ([], {"WHIST_ALLOWED_ORIGINS": "null"})):
+        result = runner.invoke(cli_app, ["serve", *args], env=env)
+        assert result.exit_code == 2 and "is not an origin" in result.output, result.output
+    assert len(started) == 2
 
 
 # Unfinished tables ----------------------------------------------------------------------------------

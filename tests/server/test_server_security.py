@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from server_kit import (
+    CHANGE,
     COOKIE,
     TestConn,
     check_no_leak,
@@ -29,6 +30,7 @@ from server_kit import (
     stored_actions,
     use,
 )
+from starlette.websockets import WebSocketDisconnect
 
 from israeli_whist.core.actions import PASS
 from israeli_whist.server.app import create_app
@@ -142,17 +144,21 @@ def test_no_one_acts_for_another_seat(client: TestClient, app_settings: ServerSe
                 forged = TestConn(ws)
                 assert forged.until(lambda m: m["type"] == "state")["you"] == -1
                 assert forged.act(legal, 1)["code"] == "spectator"
-            # Signing out tells the browser to drop the cookie; without it, Cid only watches.
-            dropped = use(client, cid).post("/api/logout").headers["set-cookie"]
+            # Signing out ends Cid's session on the server and tells the browser to drop the cookie.
+            dropped = use(client, cid).post("/api/logout", headers=CHANGE).headers["set-cookie"]
             assert dropped.startswith(f"{COOKIE}=null;") and "1970" in dropped
-            with use(client, None).websocket_connect(f"/ws/tables/{table_id}") as ws:
-                signed_out = TestConn(ws)
-                assert signed_out.until(lambda m: m["type"] == "state")["you"] == -1
-                assert signed_out.act(legal, 1)["code"] == "spectator"
+            # Cid's own socket, opened before, is closed: its session is over.
+            with pytest.raises(WebSocketDisconnect) as closed:
+                c.act(legal, 1)
+            assert closed.value.code == 4401
+            # Without the cookie, or with a copy of it kept from before, Cid only watches.
+            for cookie in (None, cid):
+                with use(client, cookie).websocket_connect(f"/ws/tables/{table_id}") as ws:
+                    signed_out = TestConn(ws)
+                    assert signed_out.until(lambda m: m["type"] == "state")["you"] == -1
+                    assert signed_out.act(legal, 1)["code"] == "spectator"
+            assert use(client, cid).get("/api/me").json() == {"user": None}
             assert stored_actions(app_settings.database_url, table_id) == [(0, 1, PASS, False)]
-            # Cid's own socket, opened before, still acts for Cid.
-            assert c.act(legal, 1)["type"] == "ack"
-        assert len(stored_actions(app_settings.database_url, table_id)) >= 2
 
 
 def test_duplicated_and_late_messages_store_one_action(client: TestClient, app_settings: ServerSettings) -> None:

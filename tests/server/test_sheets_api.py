@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from server_kit import CHANGE
 
 from israeli_whist.server import api_sheets
 from israeli_whist.server.app import create_app
@@ -150,8 +151,8 @@ def test_only_the_owner_changes_a_sheet_others_may_follow_it(client: TestClient)
     refused(stranger.post(f"/api/sheets/{sheet_id}/hands", json={"entry": HAND}), 401, "Sign in")
     sign_in(stranger, "Stranger")
     refused(stranger.post(f"/api/sheets/{sheet_id}/hands", json={"entry": HAND}), 403, "Only the scorer")
-    refused(stranger.delete(f"/api/sheets/{sheet_id}/hands/1"), 403, "Only the scorer")
-    refused(stranger.delete(f"/api/sheets/{sheet_id}"), 403, "Only the scorer")
+    refused(stranger.delete(f"/api/sheets/{sheet_id}/hands/1", headers=CHANGE), 403, "Only the scorer")
+    refused(stranger.delete(f"/api/sheets/{sheet_id}", headers=CHANGE), 403, "Only the scorer")
     assert len(client.get(f"/api/sheets/{sheet_id}").json()["hands"]) == 1
 
 
@@ -159,8 +160,8 @@ def test_unknown_sheets_are_404(client: TestClient) -> None:
     sign_in(client)
     refused(client.get("/api/sheets/nope"), 404, "No such score sheet")
     refused(client.post("/api/sheets/nope/hands", json={"entry": HAND}), 404, "No such score sheet")
-    refused(client.delete("/api/sheets/nope/hands/1"), 404, "No such score sheet")
-    refused(client.delete("/api/sheets/nope"), 404, "No such score sheet")
+    refused(client.delete("/api/sheets/nope/hands/1", headers=CHANGE), 404, "No such score sheet")
+    refused(client.delete("/api/sheets/nope", headers=CHANGE), 404, "No such score sheet")
 
 
 def test_a_stale_or_repeated_hand_is_refused(client: TestClient) -> None:
@@ -194,14 +195,14 @@ def test_take_back_only_the_last_hand(client: TestClient) -> None:
     sheet_id = new_sheet(client, hands=2)["id"]
     add(client, sheet_id, {"declarer": None})
     add(client, sheet_id, HAND)
-    refused(client.delete(f"/api/sheets/{sheet_id}/hands/1"), 409, "Only the last hand, number 2")
-    refused(client.delete(f"/api/sheets/{sheet_id}/hands/3"), 404, "no hand 3")
-    back = client.delete(f"/api/sheets/{sheet_id}/hands/2").json()
+    refused(client.delete(f"/api/sheets/{sheet_id}/hands/1", headers=CHANGE), 409, "Only the last hand, number 2")
+    refused(client.delete(f"/api/sheets/{sheet_id}/hands/3", headers=CHANGE), 404, "no hand 3")
+    back = client.delete(f"/api/sheets/{sheet_id}/hands/2", headers=CHANGE).json()
     assert len(back["hands"]) == 1 and back["hands"][0]["cancelled"] and back["totals"] == [0, 0, 0, 0]
     assert back["next"] == {"number": 2, "dealer": 0, "hand_size": 13}  # the same dealer deals again
-    back = client.delete(f"/api/sheets/{sheet_id}/hands/1").json()
+    back = client.delete(f"/api/sheets/{sheet_id}/hands/1", headers=CHANGE).json()
     assert back["hands"] == []
-    refused(client.delete(f"/api/sheets/{sheet_id}/hands/1"), 404, "no hand 1")
+    refused(client.delete(f"/api/sheets/{sheet_id}/hands/1", headers=CHANGE), 404, "no hand 1")
     assert add(client, sheet_id, HAND, number=1)["hands_played"] == 1
 
 
@@ -209,7 +210,7 @@ def test_delete_a_sheet(client: TestClient) -> None:
     sign_in(client)
     sheet_id = new_sheet(client)["id"]
     add(client, sheet_id, HAND)
-    assert client.delete(f"/api/sheets/{sheet_id}").status_code == 204
+    assert client.delete(f"/api/sheets/{sheet_id}", headers=CHANGE).status_code == 204
     refused(client.get(f"/api/sheets/{sheet_id}"), 404, "No such score sheet")
     assert client.get("/api/sheets").json() == {"sheets": []}
 

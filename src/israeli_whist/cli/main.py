@@ -31,7 +31,7 @@ from israeli_whist.core.errors import WhistError
 from israeli_whist.core.games import GAMES
 from israeli_whist.core.match import Match
 from israeli_whist.core.names import normal_name
-from israeli_whist.server.settings import RateLimits, ServerSettings
+from israeli_whist.server.settings import RateLimits, ServerSettings, allowed_origins
 
 app = typer.Typer(
     name="whist",
@@ -230,6 +230,11 @@ def serve(
     log_level: Annotated[str, typer.Option(envvar="WHIST_LOG_LEVEL", help="debug, info, warning or error.")] = "info",
     secure_cookies: Annotated[bool, typer.Option(
         envvar="WHIST_SECURE_COOKIES", help="Send the session cookie over HTTPS only (behind a TLS proxy).")] = False,
+    allowed_origin: Annotated[list[str] | None, typer.Option(
+        "--allowed-origin", envvar="WHIST_ALLOWED_ORIGINS", metavar="URL",
+        help="An origin whose pages may use this server besides its own (the scheme and Host it is reached "
+             "by): the public address of a proxy that rewrites the Host or ends TLS, e.g. "
+             "https://whist.example; repeatable, or comma separated in the variable.")] = None,
     limit: Annotated[list[str] | None, typer.Option(
         "--limit", metavar="KIND=SESSION,ADDRESS,SECONDS",
         help="Change a rate limit; repeatable. KIND: tables, guests, accounts or logins; e.g. tables=10,30,60 "
@@ -249,6 +254,7 @@ def serve(
 
     try:
         limits = (RateLimits() if rate_limits else RateLimits.off()).changed(limit or ())
+        origins = allowed_origins(allowed_origin or ())
     except ValueError as error:
         usage_error(str(error), "serve")
     try:
@@ -256,7 +262,7 @@ def serve(
                    max_open_tables or None,
                    bot_workers=bot_workers,
                    bot_deadline=bot_deadline, ray_address=ray_address, node_name=node_name,
-                   lease_seconds=lease_seconds)
+                   lease_seconds=lease_seconds, allowed_origins=origins)
     except CannotStart as error:
         typer.echo(f"Error: {error}", err=True)
         raise typer.Exit(1) from None

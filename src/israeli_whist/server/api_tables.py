@@ -14,6 +14,7 @@ Server to client:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from typing import Any
@@ -22,12 +23,13 @@ from fastapi import APIRouter, Depends, HTTPException, Request, WebSocket, WebSo
 from pydantic import Field
 
 from israeli_whist.server.access import live_visibility, may_see
-from israeli_whist.server.auth import require_user, session_user
+from israeli_whist.server.auth import require_user, session_user, sessions_of, signed_in
 from israeli_whist.server.hub import Hub, TableRequest, TableRequestError
 from israeli_whist.server.inputs import Body, json_problem
 from israeli_whist.server.limits import check_open_tables, rate_limited
 from israeli_whist.server.live import ActionRefused, LiveTable
 from israeli_whist.server.replies import Refused, json_text
+from israeli_whist.server.sessions import SIGNED_OUT
 
 log = logging.getLogger("whist.server")
 router = APIRouter()
@@ -134,9 +136,11 @@ async def join_table(table_id: str, body: JoinIn, request: Request) -> dict[str,
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    # A page of another origin never gets here (israeli_whist.server.guard refuses its handshake).
     hub = hub_of(websocket)
     table = hub.get(table_id)
-    user_id = session_user(websocket)  # type: ignore[arg-type]
+    session = signed_in(websocket)
+    user_id = None if session is None else session.user_id
     # Accepted before closing: a refusal before the handshake reaches a browser only as code 1006,
     # without the reason.
     await websocket.accept()
@@ -147,17 +151,28 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=4403, reason="This table is private")
         return
     seat = table.seat_of_user(user_id)
-    limit: int = websocket.app.state.settings.max_message_bytes
+    signed_out = False
 
     async def send(message: dict[str, Any]) -> None:
-        await websocket.send_text(json_text(message))  # not send_json: it cannot send an echoed lone surrogate
+        if not signed_out:
+            await websocket.send_text(json_text(message))  # not send_json: it cannot send an echoed lone surrogate
 
+    async def close_signed_out() -> None:
+        # The session ended (signed out here or elsewhere, on any node): its seat's cards stop here.
+        nonlocal signed_out
+        signed_out = True
+        with contextlib.suppress(RuntimeError):  # closed by the client meanwhile
+            await websocket.close(code=SIGNED_OUT, reason="Signed out")
+
+    limit: int = websocket.app.state.settings.max_message_bytes
+    sessions = sessions_of(websocket)
+    sessions.watch(session, close_signed_out)
     try:
         # Inside the try: a client gone before its first state must not stay among the connections.
         await table.connect(seat, send)
         while True:
             frame = await websocket.receive()
-            if frame["type"] == "websocket.disconnect":
+            if frame["type"] == "websocket.disconnect" or signed_out:  # nothing more once the session ended
                 break
             text = frame.get("text")
             if text is None:  # a binary frame: answered, not let through to kill the connection
@@ -177,6 +192,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     except WebSocketDisconnect:
         pass
     finally:
+        sessions.unwatch(session, close_signed_out)
         hub.current(table_id, table).disconnect(seat, send)
 
 

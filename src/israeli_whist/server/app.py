@@ -13,15 +13,17 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
-from starlette.middleware.sessions import SessionMiddleware
 
 import israeli_whist
 from israeli_whist.server import api_history, api_levels, api_players, api_rules, api_sheets, api_tables
 from israeli_whist.server.cluster import Cluster
 from israeli_whist.server.db import Store, is_postgresql
+from israeli_whist.server.guard import BrowserGuard
+from israeli_whist.server.headers import install_security_headers
 from israeli_whist.server.hub import Hub
 from israeli_whist.server.limits import Clock, RateLimiter
 from israeli_whist.server.replies import JSONReply, install_error_handlers
+from israeli_whist.server.sessions import Sessions, install_sessions
 from israeli_whist.server.settings import ServerSettings
 from israeli_whist.server.thinking import make_thinkers
 
@@ -37,7 +39,8 @@ FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><text x=
 
 
 def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastAPI:
-    """The app; ``clock`` times the rate limits (a test's own clock moves time without sleeping)."""
+    """The app; ``clock`` times the rate limits and how long a session is trusted unread (a test's
+    own clock moves time without sleeping)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -50,10 +53,13 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
                   make_thinkers(settings.bot_workers, settings.bot_deadline, settings.ray_address), cluster)
         hub.resume()
         app.state.store, app.state.hub = store, hub
+        app.state.sessions = sessions = Sessions(store, clock)
+        sessions.start_sweeping()
         hub.start_tables()
         if cluster is not None:
             cluster.run_every(settings.lease_seconds / 3, hub.upkeep)
         yield
+        await sessions.stop()
         hub.close()
         if cluster is not None:
             await cluster.stop()
@@ -63,10 +69,12 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
     install_error_handlers(app)
     app.state.settings = settings
     app.state.limiter = RateLimiter(settings.rate_limits, clock)
-    app.add_middleware(SessionMiddleware, secret_key=settings.secret_key, session_cookie="whist_session",
-                       same_site="lax", https_only=settings.https_only, max_age=180 * 24 * 3600)
+    install_sessions(app, settings.secret_key, settings.https_only)
     # Replays and score sheets are tens of kilobytes of JSON: compressed for phones.
     app.add_middleware(GZipMiddleware, minimum_size=2048)
+    # Outside the sessions: a request from another site's page is refused before anything is looked up.
+    app.add_middleware(BrowserGuard, allowed=settings.allowed_origins)
+    install_security_headers(app, settings.https_only)  # last: the outermost, round every answer
     for part in (api_players, api_tables, api_history, api_sheets, api_rules, api_levels):
         app.include_router(part.router)
 

@@ -1,41 +1,23 @@
 """Players: guests (a name) and accounts (a login and a password), and who a request is.
 
-Passwords are hashed with scrypt (memory-hard, in the standard library) and a random salt,
-and compared in constant time. The session is Starlette's signed cookie, holding the user id.
+Who a request is comes from its session (``israeli_whist.server.sessions``), looked up before any
+route runs; passwords are ``israeli_whist.server.passwords``'.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import re
-import secrets
 
 from fastapi import Request
+from starlette.requests import HTTPConnection
 
 from israeli_whist.core.names import NameRefused, normal_name
+from israeli_whist.server.passwords import MAX_PASSWORD
 from israeli_whist.server.replies import Refused
+from israeli_whist.server.sessions import SCOPE_KEY, TOKEN_KEY, Sessions, SignedIn
 
-SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 LOGIN = re.compile(r"[A-Za-z0-9_.\-]{3,40}")  # whole: ``fullmatch``, as ``$`` would let a final newline by
-
-
-def hash_password(password: str) -> str:
-    salt = secrets.token_bytes(16)
-    digest = hashlib.scrypt(password.encode(), salt=salt, dklen=32, **SCRYPT)
-    return "scrypt$" + base64.b64encode(salt).decode() + "$" + base64.b64encode(digest).decode()
-
-
-def check_password(password: str, stored: str) -> bool:
-    try:
-        scheme, salt, digest = stored.split("$")
-    except ValueError:
-        return False
-    if scheme != "scrypt":
-        return False
-    candidate = hashlib.scrypt(password.encode(), salt=base64.b64decode(salt), dklen=32, **SCRYPT)
-    return hmac.compare_digest(candidate, base64.b64decode(digest))
+MIN_PASSWORD = 8
 
 
 def clean_name(name: str) -> str:
@@ -49,17 +31,51 @@ def clean_name(name: str) -> str:
 def check_login(login: str, password: str) -> None:
     if not LOGIN.fullmatch(login):
         raise Refused(422, "login_format", "A login is 3 to 40 letters, digits, '.', '_' or '-'")
-    if not 8 <= len(password) <= 200:
-        raise Refused(422, "password_length", "A password is 8 to 200 characters")
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise Refused(422, "password_length", f"A password is {MIN_PASSWORD} to {MAX_PASSWORD} characters")
 
 
-def session_user(request: Request) -> int | None:
-    user_id = request.session.get("user_id")
-    return user_id if isinstance(user_id, int) else None
+def signed_in(connection: HTTPConnection) -> SignedIn | None:
+    """The session of a request or a WebSocket handshake, or None."""
+    found = connection.scope.get(SCOPE_KEY)
+    return found if isinstance(found, SignedIn) else None
 
 
-def require_user(request: Request) -> int:
-    user_id = session_user(request)
+def session_user(connection: HTTPConnection) -> int | None:
+    found = signed_in(connection)
+    return None if found is None else found.user_id
+
+
+def require_user(connection: HTTPConnection) -> int:
+    user_id = session_user(connection)
     if user_id is None:
         raise Refused(401, "sign_in", "Sign in or choose a guest name first")
     return user_id
+
+
+def sessions_of(connection: HTTPConnection) -> Sessions:
+    sessions: Sessions = connection.app.state.sessions
+    return sessions
+
+
+async def sign_in(request: Request, user_id: int) -> None:
+    """``user_id`` signs in on this browser, in a new session; the browser's earlier one ends (its
+    cookie no longer holds it, and a copy of it must not outlive it)."""
+    sessions = sessions_of(request)
+    earlier = signed_in(request)
+    if earlier is not None:
+        await sessions.end(earlier.session)
+    token, session = await sessions.start(user_id)
+    request.session.pop("user_id", None)  # a cookie from before the server kept sessions
+    request.session[TOKEN_KEY] = token
+    request.scope[SCOPE_KEY] = session
+
+
+async def sign_out(request: Request, everywhere: bool = False) -> None:
+    """End this browser's session (``everywhere``: every session of its user) and drop the cookie."""
+    sessions = sessions_of(request)
+    current = signed_in(request)
+    if current is not None:
+        await (sessions.end_all(current.user_id) if everywhere else sessions.end(current.session))
+    request.session.clear()
+    request.scope[SCOPE_KEY] = None

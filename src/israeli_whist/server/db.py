@@ -131,6 +131,16 @@ sheet_hands = Table(
     Column("entry", JSON, nullable=False),
 )
 
+# A signed-in browser (israeli_whist.server.sessions): its cookie holds a random token, and the row
+# the token's SHA-256, so that a copy of the database holds no session anyone could use.
+sessions = Table(
+    "sessions", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("user_id", Integer, ForeignKey("users.id"), nullable=False, index=True),
+    Column("created_at", DateTime, nullable=False),
+    Column("expires_at", DateTime, nullable=False),
+)
+
 
 # Several servers on one PostgreSQL (israeli_whist.server.cluster): who plays each table, and who lives.
 table_owners = Table(
@@ -268,6 +278,10 @@ class Store:
         with self.begin() as c:
             row = c.execute(select(users).where(users.c.login == login)).mappings().first()
             return dict(row) if row else None
+
+    def set_password_hash(self, user_id: int, password_hash: str) -> None:
+        with self.begin() as c:
+            c.execute(update(users).where(users.c.id == user_id).values(password_hash=password_hash))
 
     def user_names(self, ids: Sequence[int]) -> dict[int, str]:
         if not ids:

@@ -64,6 +64,11 @@ def install_error_handlers(app: FastAPI) -> None:
 
 async def http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
+    return refusal_reply(error)
+
+
+def refusal_reply(error: HTTPException) -> Response:
+    """The answer to a refusal, raised in a route or sent by a middleware before any route."""
     headers = error.headers  # Retry-After of a 429, WWW-Authenticate...
     if error.status_code in (204, 304):  # answers that have no body
         return Response(status_code=error.status_code, headers=headers)

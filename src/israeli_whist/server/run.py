@@ -18,7 +18,8 @@ def run_server(host: str, port: int, database_url: str | None, grace: float, bot
                log_level: str = "info", secure_cookies: bool = False, rate_limits: RateLimits | None = None,
                max_open_tables: int | None = ServerSettings.max_open_tables, bot_workers: int | None = None,
                bot_deadline: float = ServerSettings.bot_deadline, ray_address: str | None = None,
-               node_name: str | None = None, lease_seconds: float = ServerSettings.lease_seconds) -> None:
+               node_name: str | None = None, lease_seconds: float = ServerSettings.lease_seconds,
+               allowed_origins: tuple[str, ...] = ()) -> None:
     """``bot_workers`` None: one worker process per core."""
     check_port(host, port)
     try:
@@ -38,7 +39,7 @@ def run_server(host: str, port: int, database_url: str | None, grace: float, bot
                                       https_only=secure_cookies, rate_limits=rate_limits or RateLimits(),
                                       max_open_tables=max_open_tables, bot_workers=bot_workers,
                                       bot_deadline=bot_deadline, ray_address=ray_address, node_name=node_name,
-                                      lease_seconds=lease_seconds)
+                                      lease_seconds=lease_seconds, allowed_origins=allowed_origins)
     thinking = (f"bots on the Ray cluster at {ray_address}" if ray_address else
                 f"{bot_workers} bot worker processes" if bot_workers else "bots in threads of this process")
     print(f"whist: serving on http://{host}:{port}  (database: {safe_url(settings.database_url)}; {thinking})",

@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
+from israeli_whist.server.origins import normal_origin
+
 
 def data_dir() -> Path:
     """Where the database and the session key live: ``$WHIST_DATA_DIR``, else the XDG data folder."""
@@ -117,6 +119,29 @@ class RateLimits:
         return replace(self, **changes)
 
 
+def allowed_origins(values: Iterable[str]) -> tuple[str, ...]:
+    """The origins of ``--allowed-origin`` (each may list several, separated by commas, as
+    ``$WHIST_ALLOWED_ORIGINS`` does), checked and in ``normal_origin``'s spelling (for
+    ``ServerSettings.allowed_origins``); ValueError names a bad one.
+
+    >>> allowed_origins(["https://whist.example, https://WWW.whist.example:443", ""])
+    ('https://whist.example', 'https://www.whist.example')
+    """
+    found: list[str] = []
+    for value in values:
+        for part in value.split(","):
+            text = part.strip()
+            if not text:
+                continue
+            origin = normal_origin(text.rstrip("/"))
+            if origin is None:
+                raise ValueError(f"{text!r} is not an origin: give a page's scheme, host and port, such as "
+                                 "https://whist.example or http://192.168.1.5:8000")
+            if origin not in found:
+                found.append(origin)
+    return tuple(found)
+
+
 @dataclass(frozen=True)
 class ServerSettings:
     database_url: str
@@ -143,6 +168,10 @@ class ServerSettings:
     # name, the process id and a random tail), and the seconds a node holds a table without renewing.
     node_name: str | None = None
     lease_seconds: float = 10.0
+    # Origins of pages that may change things and open tables' sockets, besides the server's own
+    # (its scheme and Host header): a proxy's public origin where it rewrites the Host or ends TLS
+    # (the rule: israeli_whist.server.origins; the function ``allowed_origins`` above spells them).
+    allowed_origins: tuple[str, ...] = ()
 
     @classmethod
     def default(cls, database_url: str | None = None, **changes: object) -> ServerSettings:

@@ -75,8 +75,11 @@ const whist = (() => {
   }
 
   // JSON API call; throws an Error carrying the refusal's text (see errorText) and code on failure.
+  // A change (any method but GET) carries X-Whist-Request, which no other site's form can send:
+  // the server refuses a change without it or a JSON body (docs/server-protocol.md).
   async function api(path, options = {}) {
-    const init = { credentials: "same-origin", headers: {}, ...options };
+    const init = { credentials: "same-origin", ...options, headers: { ...options.headers } };
+    if ((options.method || "GET").toUpperCase() !== "GET") init.headers["X-Whist-Request"] = "1";
     if (options.body !== undefined && typeof options.body !== "string") {
       init.body = JSON.stringify(options.body);
       init.headers["Content-Type"] = "application/json";

@@ -50,6 +50,8 @@ function wireSignIn() {
     signIn("/api/register", { login: $("login").value, password: $("password").value, name: name || null });
   });
   $("logout-button").addEventListener("click", () => signIn("/api/logout", {}));
+  // Ends every session of this player: other devices, and any copy of the cookie.
+  $("logout-everywhere-button").addEventListener("click", () => signIn("/api/logout-everywhere", {}));
 }
 
 // Creating a table ---------------------------------------------------------------------------

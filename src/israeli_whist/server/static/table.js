@@ -624,6 +624,13 @@ function connect() {
     socket = null;
     pending = false;
     setConnected(false);
+    if (event.code === 4401) {
+      // Signed out, here or on another device: say so, and watch from now on (the cards go).
+      me = null;
+      showError("closed_4401", event.reason, false);
+      connect();
+      return;
+    }
     // A refusal before the handshake reaches the browser as a bare failure (1006): ask the API why.
     const refused = event.code === 4404 || event.code === 4403 ? event.code : opened ? 0 : await refusal();
     if (refused) {
