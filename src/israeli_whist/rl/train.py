@@ -36,6 +36,7 @@ from israeli_whist.core.games import make_game
 from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.match import deal_seed
 from israeli_whist.core.views import seat_view
+from israeli_whist.core.wording import needs_extra
 from israeli_whist.rl.selfplay import FORMAT, MANIFEST
 
 COLUMNS = ["game", "options", "hand", "dealer", "step", "seat", "phase", "action"]
@@ -212,8 +213,7 @@ def require_sklearn() -> Any:
     try:
         from sklearn.neural_network import MLPRegressor
     except ImportError:
-        raise TrainError("whist train needs scikit-learn; "
-                         "install it with: pip install 'israeli-whist[train]'") from None
+        raise TrainError(needs_extra("whist train", "train")) from None
     return MLPRegressor
 
 
