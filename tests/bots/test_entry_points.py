@@ -69,11 +69,20 @@ def test_make_bot_calls_the_factory_with_the_seed(entry_bot: ModuleType) -> None
 
 def test_whist_play_takes_an_entry_point_and_a_budget(entry_bot: ModuleType) -> None:
     runner = CliRunner()
-    for level in ("entry_bot:make", "expert:deals=4"):
+    for level in ("entry_bot:make", "expert@20ms", "expert:deals=4"):
         result = runner.invoke(app, ["play", "--watch", "--game", "whistiti", "--hands", "1", "--view", "plain",
                                      "--seed", "2", "--bots", level])
         assert result.exit_code == 0, result.output
     assert entry_bot.MADE  # the watched game's bots were the module's
+
+
+def test_whist_selfplay_takes_an_entry_point(tmp_path: Path, entry_bot: ModuleType) -> None:
+    out = tmp_path / "data"
+    result = CliRunner().invoke(app, ["selfplay", "--game", "whistiti", "--bots", "entry_bot:make,basic",
+                                      "--hands", "2", "--workers", "1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "_selfplay.json").read_text(encoding="utf-8"))
+    assert manifest["bots"] == ["entry_bot:make", "basic"] and manifest["decisions"] > 0
 
 
 def test_a_level_name_before_the_colon_keeps_meaning_settings() -> None:

@@ -26,7 +26,7 @@ import functools
 import io
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,7 @@ import pyarrow.parquet as pq
 
 from israeli_whist.bots.base import ActionValues, Bot
 from israeli_whist.bots.expert import ExpertSettings
+from israeli_whist.bots.processes import process_pool
 from israeli_whist.bots.registry import check_level, is_entry_point, make_bot, parse_level
 from israeli_whist.core.actions import Phase
 from israeli_whist.core.errors import WhistError
@@ -113,7 +114,7 @@ def timed_levels(levels: Iterable[str]) -> list[str]:
     (``expert:deals=64``) gives the same rows on every machine. A researcher's own bot (an entry
     point) is not known to search or not, so it is not named.
 
-    >>> timed_levels(["basic", "expert", "expert:deals=64", "expert-2026"])
+    >>> timed_levels(["basic", "expert", "expert:deals=64", "expert-2026", "mybots.agent:make"])
     ['expert']
     """
     timed = []
@@ -366,7 +367,7 @@ def run_selfplay(spec: SelfPlaySpec, folder: Path, workers: int = 1, map_chunks:
 
 
 def _process_pool(spec: SelfPlaySpec, workers: int) -> Iterator[ChunkResult]:
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with process_pool(workers) as pool:
         futures = [pool.submit(play_chunk, spec, chunk) for chunk in range(spec.chunks)]
         for future in as_completed(futures):
             yield future.result()
