@@ -128,6 +128,8 @@ CASES = {
                                           says="--data {tmp}/none does not exist"),
     "train: a bad layer width": case("train", "--data", "{tmp}", "--out", "{tmp}/model.npz", "--hidden", "x",
                                      status=2, says="--hidden takes widths"),
+    "train: a seed out of range": case("train", "--data", "{tmp}", "--out", "{tmp}/model.npz", "--seed", "-1",
+                                       status=2, says="--seed"),
     "train: a weight decay out of range": case("train", "--data", "{tmp}", "--out", "{tmp}/model.npz",
                                                "--alpha", "inf", status=2, says="--alpha is a weight decay"),
     "train: an output file that cannot be written": case("train", "--data", "{tmp}", "--out",

@@ -19,6 +19,7 @@ from israeli_whist.core.folders import writable_folder
 from israeli_whist.core.wording import needs_extra
 
 MAX_WIDTH = 4096  # a wider layer is a typo, and would ask for gigabytes of weights
+MAX_SEED = 2**32 - 1  # numpy's and scikit-learn's seeds are 32-bit
 
 
 def refuse(message: str) -> NoReturn:
@@ -38,6 +39,7 @@ def train(
     out: Annotated[Path, typer.Option(help="The .npz file to write the trained weights to.")],
     game: GameOption = "israeli",
     seed: Annotated[int, typer.Option(
+        min=0, max=MAX_SEED,
         help="Seed of the held-out split and of the training: the same data and seed, the same file.")] = 0,
     holdout: Annotated[float, typer.Option(help="The share of the hands held out to measure the model.")] = 0.2,
     hidden: Annotated[str, typer.Option(help="Width of each hidden layer, comma-separated.")] = "32",
