@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from israeli_whist.server.workers import ProcessThinkers
+
 WHIST = [sys.executable, "-m", "israeli_whist.cli"]
 SIGINT_BIT = 1 << (signal.SIGINT - 1)  # in /proc/PID/status's SigIgn mask
 
@@ -78,3 +80,24 @@ def test_stopping_the_server_ends_its_workers_cleanly(tmp_path: Path, stop: sign
     assert stray == [], err
     assert "leaked semaphore" not in err and "Traceback" not in err
     assert "Finished server process" in err
+
+
+def alive(pid: int) -> bool:
+    """Running, and not a zombie that nobody waited for."""
+    try:
+        return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").is_file(), reason="reads the processes from /proc")
+def test_closing_the_workers_waits_for_them_but_not_for_a_long_job() -> None:
+    thinkers = ProcessThinkers(2)
+    pids = thinkers.pids()
+    busy = thinkers.submit(time.sleep, 120)  # an analysis that would outlast any patience
+    time.sleep(0.5)
+    started = time.monotonic()
+    thinkers.close()
+    assert time.monotonic() - started < 30
+    assert not any(alive(pid) for pid in pids)  # ended and waited for, before close returned
+    assert busy.done()

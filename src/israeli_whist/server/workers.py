@@ -293,15 +293,16 @@ class ProcessThinkers:
         """Stop every worker process and wait for it to end (at the server's exit): a pool left to
         the interpreter's exit makes it warn of leaked semaphores, or write to a closed pipe. Work
         not begun is dropped; a worker still thinking is ended at once, as workers hold no table's
-        state, so that stopping the server never waits for a long analysis."""
+        state, so that stopping the server never waits for a long analysis. (One shutdown that
+        waits: a first one that does not would let go of the executor's thread, and a second one
+        would then have nothing to wait for.)"""
         with self.lock:
             self.closed = True  # a worker ended here is not replaced, nor its job sent again
             workers = list(self.workers)
         for worker in workers:
-            worker.executor.shutdown(wait=False, cancel_futures=True)
             started = worker.started
             if worker.in_hand and started.done() and not started.cancelled() and started.exception() is None:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(started.result(), signal.SIGTERM)
         for worker in workers:
-            worker.executor.shutdown(wait=True)
+            worker.executor.shutdown(wait=True, cancel_futures=True)
