@@ -16,11 +16,16 @@ in every seat arrangement), per game:
   ``--from-rows`` rates such a file again without playing; ``--write`` writes the games rated
   into ``src/israeli_whist/bots/ladder_ratings.py``, the other games' ratings kept as they were.
 
+A researcher's own bot joins the round robin by its entry point, as in ``whist tournament``
+(``israeli_whist.bots.registry``): ``--levels easy,medium,hard,expert,mybots.agent:make`` rates it on the
+leaderboard's scale beside the levels. Every level is checked before the first match, and
+``--write`` takes the shipped levels only: the ratings module is what the server reads.
+
 The expert thinks for a CPU-time budget, so its results depend on the machine's speed.
 
 Run:  python bench/ladder.py [--pairs easy-medium,medium-hard,hard-expert] [--games israeli,classic,whistiti]
           [--hands 2000] [--seed 0] [--workers 1] [--json FILE]
-      python bench/ladder.py --round-robin [--levels easy,medium,hard,expert] [--hands 300]
+      python bench/ladder.py --round-robin [--levels easy,medium,hard,expert[,package.module:factory]] [--hands 300]
           [--rows FILE] [--from-rows FILE] [--write]
 """
 
@@ -41,7 +46,9 @@ from typing import Any, TypeVar
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from israeli_whist.bots.registry import BOT_LEVELS, check_level
 from israeli_whist.bots.tournament import TournamentResult, run_tournament, seat_arrangements, spec_from
+from israeli_whist.core.errors import WhistError
 from israeli_whist.core.games import make_game
 
 TITLES = {"israeli": "Israeli Whist", "classic": "Classic Whist", "whistiti": "Whistiti"}
@@ -274,12 +281,28 @@ def current_ratings() -> tuple[dict[str, dict[str, tuple[float, float]]], dict[s
     return dict(namespace["LADDER_RATINGS"]), dict(namespace.get("LADDER_SOURCES", {}))
 
 
+def check_levels(levels: Iterable[str], write: bool) -> None:
+    """Every level a bot (an entry point imported and asked for one), before the first match; with
+    ``write``, only the shipped levels, whose ratings the server reads."""
+    for level in levels:
+        if write and level not in BOT_LEVELS:
+            raise SystemExit(f"--write keeps the ratings of the shipped levels only, not of {level!r}: "
+                             "rate it without --write (or with --json)")
+        try:
+            check_level(level)
+        except WhistError as error:
+            raise SystemExit(f"--levels: {error}") from None
+
+
 def run_round_robin(args: argparse.Namespace) -> None:
     if args.from_rows:
         read = [match for path in args.from_rows for match in read_rows(path)]
         played_by = list(dict.fromkeys(command for command, _ in read))
         matches = [hands for _, hands in read]
+        if args.write:
+            check_levels(sorted({level for hands in matches for hand in hands for level in hand.levels}), True)
     else:
+        check_levels(args.levels.split(","), args.write)
         if args.rows:
             args.rows.write_text("")
         played_by = [this_command()]

@@ -82,26 +82,7 @@ def test_bad_options_are_refused(runner: CliRunner, saved: dict[str, Path]) -> N
     missing_hand = runner.invoke(app, ["analyze", str(saved["israeli"]), *FAST, "--hand", "9"])
     assert missing_hand.exit_code == 1 and "has no hand 9" in missing_hand.stderr
     bot = runner.invoke(app, ["analyze", str(saved["israeli"]), "--bot", "nobody"])
-    assert bot.exit_code == 2 and "unknown bot level 'nobody'" in bot.stderr
-
-
-def test_a_long_analysis_shows_a_progress_bar_on_a_terminal_only() -> None:
-    from io import StringIO
-
-    from rich.console import Console
-
-    from israeli_whist.cli.analyze import progress_bar
-
-    def drawn(terminal: bool, after_seconds: float) -> str:
-        out = StringIO()
-        with progress_bar(Console(file=out, force_terminal=terminal, width=80), after_seconds) as on_step:
-            for done in range(1, 5):
-                on_step(done, 4)
-        return out.getvalue()
-
-    assert "Analysing" in drawn(True, 0.0) and "4/4" in drawn(True, 0.0)
-    assert drawn(True, 60.0) == ""  # a quick analysis prints nothing
-    assert drawn(False, 0.0) == ""  # nor does one piped to a file
+    assert bot.exit_code == 2 and "Unknown bot level 'nobody'" in bot.stderr
 
 
 @pytest.mark.skipif(not compiled_search_available(), reason="individual_solver is not built")

@@ -347,9 +347,13 @@ def check_in_process(path: Path, as_json: bool) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
-def assert_outcome(status: int, out: str, err: str, data: bytes) -> None:
+def assert_outcome(status: int, out: str, err: str, data: bytes, as_json: bool) -> None:
     assert "Traceback" not in out + err
-    if status == 1:
+    if status == 1 and as_json:  # the error as a JSON object on stdout
+        assert err == "" and out.endswith("\n") and out.count("\n") == 1, out
+        line = json.loads(out)["error"]
+        assert line.isprintable() and len(line) < 600, line
+    elif status == 1:
         assert out == ""
         assert err.startswith("whist check: ") and err.endswith("\n") and err.count("\n") == 1, err
         line = err[:-1]
@@ -368,7 +372,7 @@ def test_a_mutated_record_is_refused_in_one_line_or_is_true(folder: Path, name: 
     path.write_bytes(content)
     status, out, err = check_in_process(path, as_json)
     event(f"exit status {status}")
-    assert_outcome(status, out, err, content)
+    assert_outcome(status, out, err, content, as_json)
 
 
 @pytest.mark.parametrize("name", sorted(RECORDS))
@@ -390,7 +394,7 @@ def test_the_whist_check_command(folder: Path, name: str, data: st.DataObject) -
     path.write_bytes(content)
     done = subprocess.run([*WHIST, "check", str(path), "--json"], capture_output=True,
                           text=True, encoding="utf-8", errors="backslashreplace", timeout=60, check=False)
-    assert_outcome(done.returncode, done.stdout, done.stderr, content)
+    assert_outcome(done.returncode, done.stdout, done.stderr, content, True)
 
 
 @pytest.mark.parametrize("content", [
@@ -405,7 +409,7 @@ def test_the_command_refuses_hostile_files(folder: Path, content: bytes) -> None
     done = subprocess.run([*WHIST, "check", str(path)], capture_output=True, text=True,
                           encoding="utf-8", errors="backslashreplace", timeout=60, check=False)
     assert done.returncode == 1
-    assert_outcome(done.returncode, done.stdout, done.stderr, content)
+    assert_outcome(done.returncode, done.stdout, done.stderr, content, False)
 
 
 def test_the_judge_is_not_fooled_by_the_audit_examples() -> None:

@@ -89,10 +89,21 @@ def test_check_refuses_a_missing_or_broken_file(runner: CliRunner, tmp_path: Pat
     assert "Cannot read" in missing.stderr
     broken = tmp_path / "broken.json"
     broken.write_text("{not json", encoding="utf-8")
-    result = runner.invoke(app, ["check", str(broken), "--json"])
+    result = runner.invoke(app, ["check", str(broken)])
     assert result.exit_code == 1
     assert "not valid JSON" in result.stderr
     assert result.stdout == ""
+
+
+def test_check_json_says_its_errors_in_json(runner: CliRunner, tmp_path: Path) -> None:
+    """With --json a refused record is a JSON object on stdout, for the program that reads it."""
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    for path in (broken, tmp_path / "none.json"):
+        result = runner.invoke(app, ["check", str(path), "--json"])
+        assert result.exit_code == 1 and result.stderr == ""
+        error = json.loads(result.stdout)["error"]
+        assert ("not valid JSON" if path == broken else "Cannot read") in error
 
 
 # Untrusted records: every fault is exit status 1 and one line on stderr, never a traceback --------------------

@@ -27,11 +27,12 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
 from israeli_whist.bots.base import Bot
+from israeli_whist.bots.processes import process_pool
 from israeli_whist.bots.registry import check_level, make_bot
 from israeli_whist.bots.runner import play_hand
 from israeli_whist.bots.stats import MeanInterval, mean_interval
@@ -309,7 +310,7 @@ def run_tournament(spec: TournamentSpec, workers: int | None = None,
             if on_progress is not None:
                 on_progress(len(results), spec.deals)
     else:
-        with ProcessPoolExecutor(max_workers=min(workers, spec.deals)) as pool:
+        with process_pool(min(workers, spec.deals)) as pool:
             futures = [pool.submit(play_deal, spec, deal) for deal in range(spec.deals)]
             for future in as_completed(futures):
                 results.append(future.result())

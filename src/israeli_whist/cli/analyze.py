@@ -4,23 +4,19 @@ have called and bid, printed hand by hand with each player's totals (or as JSON)
 from __future__ import annotations
 
 import json
-import sys
-import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Console, Group, RenderableType
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
-from rich.progress import Progress as RichProgress
 from rich.table import Table
 from rich.text import Text
 
-from israeli_whist.bots.analysis import GameAnalysis, HandAnalysis, Progress, analysis_json, analyze_record
+from israeli_whist.bots.analysis import GameAnalysis, HandAnalysis, analysis_json, analyze_record
 from israeli_whist.bots.dd import SolverUnavailableError
-from israeli_whist.bots.registry import BOT_LEVELS
+from israeli_whist.bots.registry import check_level
 from israeli_whist.cli.cardtext import action_text, card_text, cards_line
-from israeli_whist.cli.errors import usage_error
+from israeli_whist.cli.errors import refused_input, usage_error
+from israeli_whist.cli.progress import progress
 from israeli_whist.core.errors import WhistError
 from israeli_whist.core.records import load_record
 from israeli_whist.core.wording import count_text
@@ -30,18 +26,18 @@ ERROR = "bold red"
 
 def run_analyze(path: Path, hand: int | None, max_tricks: int | None, bot: str, as_json: bool,
                 console: Console) -> int:
-    if bot not in BOT_LEVELS:  # a command line refused, in the style of every other (exit 2)
-        usage_error(f"unknown bot level {bot!r}; levels: {', '.join(BOT_LEVELS)}", "whist analyze")
     try:
-        with progress_bar(Console(stderr=True)) as on_step:
+        check_level(bot)
+    except WhistError as error:  # a command line refused, in the style of every other (exit 2)
+        usage_error(str(error), "whist analyze")
+    try:
+        with progress("Analysing", "actions", after=1.0) as on_step:
             analysis = analyze_record(load_record(path), bot=bot, max_tricks=max_tricks,
                                       hands=None if hand is None else {hand}, on_step=on_step)
     except (WhistError, SolverUnavailableError) as error:
-        print(f"whist analyze: {error}", file=sys.stderr)
-        return 1
+        return refused_input("whist analyze", str(error), as_json)
     if hand is not None and not analysis.hands:
-        print(f"whist analyze: {path} has no hand {hand}", file=sys.stderr)
-        return 1
+        return refused_input("whist analyze", f"{path} has no hand {hand}", as_json)
     if as_json:
         print(json.dumps(analysis_json(analysis), ensure_ascii=False))
         return 0
@@ -50,34 +46,6 @@ def run_analyze(path: Path, hand: int | None, max_tricks: int | None, bot: str, 
         console.print(hand_report(analysed, analysis))
     console.print(totals_table(analysis))
     return 0
-
-
-@contextmanager
-def progress_bar(console: Console, after_seconds: float = 1.0) -> Iterator[Progress]:
-    """A progress bar on ``console`` (standard error, so --json stays clean) for an analysis that
-    has run ``after_seconds``: a quick one prints nothing, a long one shows it is alive. Nothing
-    is drawn where ``console`` is not a terminal."""
-    started = time.monotonic()
-    bar: RichProgress | None = None
-    task = None
-
-    def on_step(done: int, total: int) -> None:
-        nonlocal bar, task
-        if bar is None:
-            if not console.is_terminal or time.monotonic() - started < after_seconds:
-                return
-            bar = RichProgress(TextColumn("Analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("actions"),
-                               TimeElapsedColumn(), console=console, transient=True)
-            bar.start()
-            task = bar.add_task("analyse", total=total)
-        assert task is not None
-        bar.update(task, completed=done, total=total)
-
-    try:
-        yield on_step
-    finally:
-        if bar is not None:
-            bar.stop()
 
 
 def heading(path: Path, analysis: GameAnalysis) -> str:

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from israeli_whist.cli.errors import usage_error
+from israeli_whist.cli.errors import cannot_run, usage_error
 from israeli_whist.core.errors import WhistError
 
 if TYPE_CHECKING:
@@ -27,6 +27,10 @@ class Backend(StrEnum):
 
 BACKEND_HELP = ("local: processes on this machine (--workers); ray: Ray tasks, on a Ray started on this machine "
                 "with --workers CPUs, or on the cluster at --ray-address. Both give the same results for a seed.")
+MAX_WORKERS = 1024  # processes: more is a typo, and would start that many
+WorkersOption = Annotated[int | None, typer.Option(
+    min=1, max=MAX_WORKERS,
+    help="Processes (default: all cores), or with --backend ray the CPUs of a Ray started here.")]
 RAY_ADDRESS_HELP = ("With --backend ray: a running Ray cluster, host:port (as 'ray start --head' prints), "
                     "ray://host:port (Ray Client) or auto. Default: start Ray on this machine.")
 
@@ -49,23 +53,19 @@ def check_backend(backend: Backend, ray_address: str | None, workers: int | None
 
 @contextmanager
 def ray_session(backend: Backend, ray_address: str | None, workers: int | None) -> Iterator[RaySession | None]:
-    """A connected ``RaySession`` for ``--backend ray``, None for the local backend. A Ray that
-    cannot be reached or started is reported on one line, with exit code 1."""
+    """A connected ``RaySession`` for ``--backend ray``, None for the local backend. A Ray that is
+    not installed, or cannot be reached or started, is one line with exit code 1, before any work."""
     if backend != Backend.ray:
         yield None
         return
-    try:
-        from israeli_whist.rl.raybackend import RaySession
-    except ImportError as error:
-        typer.echo(f"Error: --backend ray needs Ray ({error}); install it with: pip install 'israeli-whist[rl]'",
-                   err=True)
-        raise typer.Exit(1) from None
+    from israeli_whist.rl.raybackend import RaySession, require_ray
+
     session = RaySession(ray_address, workers)
     try:
+        require_ray("--backend ray")
         session.connect()
     except WhistError as error:
-        typer.echo(f"Error: {error}", err=True)
-        raise typer.Exit(1) from None
+        cannot_run(str(error))
     try:
         yield session
     finally:

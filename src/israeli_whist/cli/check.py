@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 
+from israeli_whist.cli.errors import refused_input
 from israeli_whist.cli.scores import final_results, score_sheet
 from israeli_whist.core.errors import RecordError
 from israeli_whist.core.records import CheckedGame, load_record, replay
@@ -40,13 +40,13 @@ def summary(checked: CheckedGame) -> dict[str, Any]:
 
 
 def run_check(path: Path, as_json: bool, console: Console) -> int:
-    """Exit status 0 for a valid record, with its scores on stdout; 1 and one line on stderr for
-    anything else (the core's RecordError messages are one line, whatever the file holds)."""
+    """Exit status 0 for a valid record, with its scores on stdout; 1 and one line for anything else
+    (the core's RecordError messages are one line, whatever the file holds): on stderr, or with
+    ``as_json`` a JSON object ``{"error": ...}`` on stdout."""
     try:
         checked = check_file(path)
     except RecordError as error:
-        print(f"whist check: {error}", file=sys.stderr)
-        return 1
+        return refused_input("whist check", str(error), as_json)
     if as_json:
         print(json.dumps(summary(checked), ensure_ascii=False))
         return 0

@@ -3,12 +3,18 @@ our own checks): a single line on stderr, ``Error: <what is wrong> (see: whist p
 exit code 2. Click's own style is two or three lines, and Typer's boxed style shows the internals of
 its type checks ("Value error, 'poker' is not one of ..."), which a player has no use for.
 
+A command line that is right but cannot run here (a missing extra, a database or a Ray cluster
+that does not answer, a file that cannot be read) is one line too, ``Error: <why>``, with exit
+code 1 (``cannot_run``). A file that ``whist check`` or ``whist analyze`` refuses is exit code 1
+and one line too: on stderr, or with --json a JSON object on stdout (``refused_input``).
+
 Typer 0.12 raises click's exceptions and later versions those of the click they vendor, so the
 classes are taken from ``typer.BadParameter``, which is one of them in either case.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from collections.abc import Sequence
@@ -35,6 +41,23 @@ def usage_error(message: str, command: str) -> NoReturn:
     """Refuse the command line: one line on stderr and exit code 2, as for click's own checks."""
     typer.echo(usage_line(message, command), err=True)
     raise typer.Exit(2)
+
+
+def cannot_run(message: str) -> NoReturn:
+    """Stop a command that cannot run as asked: one line on stderr and exit code 1."""
+    typer.echo(f"Error: {' '.join(message.split())}", err=True)
+    raise typer.Exit(1)
+
+
+def refused_input(command: str, message: str, as_json: bool) -> int:
+    """Exit code 1 for input the command read and refused: ``whist check: <why>`` on stderr, or with
+    --json ``{"error": "<why>"}`` on stdout, so that a program reading the JSON gets JSON either way
+    (ASCII, as the message may quote a file name that is not valid UTF-8)."""
+    if as_json:
+        print(json.dumps({"error": message}))
+    else:
+        print(f"{command}: {message}", file=sys.stderr)
+    return 1
 
 
 class WhistGroup(TyperGroup):

@@ -13,12 +13,12 @@ import typer
 from rich.console import Console
 
 import israeli_whist
-from israeli_whist.bots.registry import BOT_LEVELS
+from israeli_whist.bots.registry import LEVEL_HELP, check_level
 from israeli_whist.cli.analyze import run_analyze
 from israeli_whist.cli.check import run_check
-from israeli_whist.cli.errors import WhistGroup
+from israeli_whist.cli.errors import WhistGroup, cannot_run
 from israeli_whist.cli.errors import usage_error as refuse
-from israeli_whist.cli.options import PresetOption, RuleOptions, build_game, check_bot_level, default_bot_level
+from israeli_whist.cli.options import PresetOption, RuleOptions, build_game, default_bot_level
 from israeli_whist.cli.play import TerminalGame
 from israeli_whist.cli.rulesinfo import all_rules
 from israeli_whist.cli.scores import final_results
@@ -31,7 +31,7 @@ from israeli_whist.core.errors import WhistError
 from israeli_whist.core.games import GAMES
 from israeli_whist.core.match import Match
 from israeli_whist.core.names import normal_name
-from israeli_whist.server.settings import RateLimits, ServerSettings, allowed_origins
+from israeli_whist.server.settings import LOG_LEVELS, RateLimits, ServerSettings, allowed_origins
 
 app = typer.Typer(
     name="whist",
@@ -53,6 +53,12 @@ FIRST_GAME = GameName("israeli")
 class View(StrEnum):
     table = "table"
     plain = "plain"
+
+
+LogLevel = StrEnum("LogLevel", {name: name for name in LOG_LEVELS})  # type: ignore[misc]  # from the settings
+INFO = LogLevel("info")
+MAX_BOT_WORKERS = 512  # processes: more is a typo, and would start that many
+MAX_DELAY = 60.0  # seconds between the bots' moves at the card table
 
 
 def show_version(value: bool) -> None:
@@ -95,7 +101,7 @@ def play(
     hands: Annotated[int | None, typer.Option(min=1, help=HANDS_HELP)] = None,
     players: Annotated[int | None, typer.Option(min=3, max=7, help=PLAYERS_HELP)] = None,
     bots: Annotated[str | None, typer.Option(
-        help=f"Bot level: {', '.join(BOT_LEVELS)} (default: basic if available, else random).")] = None,
+        help=f"The bots' level (default: basic): {LEVEL_HELP}.")] = None,
     save: Annotated[Path | None, typer.Option(
         dir_okay=False, help="Write the game record (JSON) to FILE at the end, or when you leave early.")] = None,
     watch: Annotated[bool, typer.Option(
@@ -106,7 +112,8 @@ def play(
              "Default: table when input and output are a terminal, plain otherwise.")
     ] = None,
     delay: Annotated[float, typer.Option(
-        min=0, help="Seconds between the bots' moves in the full-screen table (the plain log never waits).")
+        min=0, max=MAX_DELAY,
+        help="Seconds between the bots' moves in the full-screen table (the plain log never waits).")
     ] = 0.8,
 ) -> None:
     """Play a game: you in the first seat, bots in the others (or --watch the bots).
@@ -119,12 +126,12 @@ def play(
     """
     try:
         hand_game = build_game(game.value, preset, option or (), players, hands)
-        level = check_bot_level(bots or default_bot_level())
+        level = check_level(bots or default_bot_level())
         name = normal_name(name)
     except WhistError as error:
         usage_error(str(error))
-    if save is not None and not save.parent.is_dir():
-        usage_error(f"Cannot save to {save}: no folder {save.parent}")
+    if save is not None:
+        check_save(save)
     if seed is None:
         seed = random.randrange(1_000_000)
     console = Console(highlight=False)
@@ -142,6 +149,22 @@ def play(
     if sys.stdin.isatty():
         import readline  # noqa: F401  (line editing and history for input(); only where there is a terminal)
     raise typer.Exit(TerminalGame(match, seats, console, input, save).run())
+
+
+def check_save(save: Path) -> None:
+    """Refuse a --save that could not be written, before the game rather than at its end: the
+    file is opened for appending (which changes nothing in a file already there) and a file
+    made for the trial is removed."""
+    if not save.parent.is_dir():
+        usage_error(f"Cannot save to {save}: no folder {save.parent}")
+    existed = save.exists()
+    try:
+        with save.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        usage_error(f"Cannot save to {save}: {error.strerror or error}")
+    if not existed:
+        save.unlink()
 
 
 def default_view() -> View:
@@ -187,7 +210,7 @@ def analyze(
         min=0, max=17, help="Analyse the cards played with at most N tricks left; earlier ones are not analysed "
                             "(default: the whole hand; 5 in Israeli Whist and Whistiti without the compiled search).")
     ] = None,
-    bot: Annotated[str, typer.Option(help=f"The bot whose calls and bids are compared: {', '.join(BOT_LEVELS)}.")
+    bot: Annotated[str, typer.Option(help=f"The bot whose calls and bids are compared: {LEVEL_HELP}.")
                    ] = "expert",
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object instead of tables.")] = False,
 ) -> None:
@@ -209,7 +232,7 @@ def serve(
     bot_delay: Annotated[float, typer.Option(envvar="WHIST_BOT_DELAY", min=0,
                                              help="Seconds a bot waits before each move.")] = ServerSettings.bot_delay,
     bot_workers: Annotated[int | None, typer.Option(
-        envvar="WHIST_BOT_WORKERS", min=0,
+        envvar="WHIST_BOT_WORKERS", min=0, max=MAX_BOT_WORKERS,
         help="Processes the bots and the analyses run in; 0: threads of the web process. Default: one per core.")
     ] = None,
     bot_deadline: Annotated[float, typer.Option(
@@ -227,7 +250,8 @@ def serve(
         envvar="WHIST_LEASE_SECONDS", min=1, max=3600,
         help="With several servers on one PostgreSQL: seconds after a server's last sign of life before "
              "another takes its tables over.")] = ServerSettings.lease_seconds,
-    log_level: Annotated[str, typer.Option(envvar="WHIST_LOG_LEVEL", help="debug, info, warning or error.")] = "info",
+    log_level: Annotated[LogLevel, typer.Option(envvar="WHIST_LOG_LEVEL", case_sensitive=False,
+                                                help="What the JSON log on stderr holds.")] = INFO,
     secure_cookies: Annotated[bool, typer.Option(
         envvar="WHIST_SECURE_COOKIES", help="Send the session cookie over HTTPS only (behind a TLS proxy).")] = False,
     allowed_origin: Annotated[list[str] | None, typer.Option(
@@ -258,14 +282,13 @@ def serve(
     except ValueError as error:
         usage_error(str(error), "serve")
     try:
-        run_server(host, port, database_url, grace, bot_delay, log_level, secure_cookies, limits,
+        run_server(host, port, database_url, grace, bot_delay, log_level.value, secure_cookies, limits,
                    max_open_tables or None,
                    bot_workers=bot_workers,
                    bot_deadline=bot_deadline, ray_address=ray_address, node_name=node_name,
                    lease_seconds=lease_seconds, allowed_origins=origins)
     except CannotStart as error:
-        typer.echo(f"Error: {error}", err=True)
-        raise typer.Exit(1) from None
+        cannot_run(str(error))
 
 
 app.command()(tournament)

@@ -52,9 +52,3 @@ def build_game(game: str, preset: str | None = None, options: Sequence[str] = ()
 
 def default_bot_level() -> str:
     return PREFERRED_BOT if PREFERRED_BOT in BOT_LEVELS else "random"
-
-
-def check_bot_level(level: str) -> str:
-    if level not in BOT_LEVELS:
-        raise RulesError(f"Unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
-    return level

@@ -9,15 +9,25 @@ from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeRemainingColumn
+from rich.progress import ProgressColumn, Task
 from rich.text import Text
 
-from israeli_whist.bots.registry import BOT_LEVELS
-from israeli_whist.cli.backends import BACKEND_HELP, RAY_ADDRESS_HELP, Backend, check_backend, ray_session
-from israeli_whist.cli.errors import usage_error
+from israeli_whist.bots.registry import LEVEL_HELP
+from israeli_whist.cli.backends import (
+    BACKEND_HELP,
+    RAY_ADDRESS_HELP,
+    Backend,
+    WorkersOption,
+    check_backend,
+    ray_session,
+)
+from israeli_whist.cli.errors import cannot_run, usage_error
 from israeli_whist.cli.options import GameOption, PresetOption, RuleOptions, parse_options
+from israeli_whist.cli.progress import progress
 from israeli_whist.core.errors import WhistError
-from israeli_whist.core.wording import count_text
+from israeli_whist.core.wording import count_text, needs_extra
+
+MAX_HANDS = 100_000_000  # some six billion decisions: more is a typo
 
 
 def refuse(message: str) -> NoReturn:
@@ -38,17 +48,17 @@ def selfplay(
     preset: PresetOption = None,
     option: RuleOptions = None,
     bots: Annotated[str, typer.Option(
-        help=f"Comma-separated bot levels ({', '.join(BOT_LEVELS)}); with several, they take the seats in turn "
+        help=f"Comma-separated bots: {LEVEL_HELP}. With several, they take the seats in turn "
              "(seat s of hand h: level (s + h) mod the number of levels). expert:deals=N searches a fixed number "
              "of deals: the same rows on any machine, where expert (by CPU time) depends on the machine's speed."
     )] = "basic",
-    hands: Annotated[int, typer.Option(min=1, help="Hands to play.")] = 100,
+    hands: Annotated[int, typer.Option(min=1, max=MAX_HANDS, help="Hands to play.")] = 100,
     seed: Annotated[int, typer.Option(
         help="Seed of the deals and the bots: the same seed, the same files (bots without a time budget).")] = 0,
     chunk_hands: Annotated[int, typer.Option(
-        min=1, help="Hands in each Parquet file (part-00000.parquet, ...), each one unit of work.")] = 100,
-    workers: Annotated[int | None, typer.Option(
-        min=1, help="Processes (default: all cores), or with --backend ray the CPUs of a Ray started here.")] = None,
+        min=1, max=MAX_HANDS, help="Hands in each Parquet file (part-00000.parquet, ...), each one unit of work.")
+    ] = 100,
+    workers: WorkersOption = None,
     backend: Annotated[Backend, typer.Option(help=BACKEND_HELP)] = Backend.local,
     ray_address: Annotated[str | None, typer.Option(help=RAY_ADDRESS_HELP)] = None,
 ) -> None:
@@ -60,11 +70,8 @@ def selfplay(
     """
     try:  # the rl extra; imported here so that the other commands start without pyarrow
         from israeli_whist.rl.selfplay import check_spec, prepare_folder, run_selfplay, selfplay_spec, timed_levels
-    except ImportError as error:
-        typer.echo(f"Error: whist selfplay needs the rl extra ({error}); "
-                   "install it with: pip install 'israeli-whist[rl]'",
-                   err=True)
-        raise typer.Exit(1) from None
+    except ImportError:
+        cannot_run(needs_extra("whist selfplay", "rl"))
     check_backend(backend, ray_address, workers, "whist selfplay")
     try:
         spec = selfplay_spec(game, [level.strip() for level in bots.split(",") if level.strip()], hands, seed,
@@ -80,11 +87,8 @@ def selfplay(
     with ray_session(backend, ray_address, workers) as session:
         console.print(f"{hand_game.title}: {', '.join(spec.levels)}; {count_text(hands, 'hand')} in "
                       f"{count_text(spec.chunks, 'file')}, seed {seed}, on {backend.value}", markup=False)
-        with Progress(TextColumn("hands"), BarColumn(), MofNCompleteColumn(), HandsPerSecond(),
-                      TimeRemainingColumn(), console=Console(stderr=True), transient=True) as progress:
-            task = progress.add_task("hands", total=hands)
+        with progress("Playing", "hands", hands, [HandsPerSecond()]) as on_hands:
             summary = run_selfplay(spec, out, workers or os.cpu_count() or 1,
-                                   session.map_unordered if session is not None else None,
-                                   lambda done: progress.update(task, completed=done))
+                                   session.map_unordered if session is not None else None, on_hands)
     console.print(f"Wrote {count_text(summary.decisions, 'decision')} in {count_text(len(summary.files), 'file')} "
                   f"to {out} (_selfplay.json there describes them)", markup=False)

@@ -13,10 +13,9 @@ from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from israeli_whist.bots.registry import BOT_LEVELS
+from israeli_whist.bots.registry import LEVEL_HELP
 from israeli_whist.bots.tournament import (
     TournamentResult,
     check_spec,
@@ -25,19 +24,28 @@ from israeli_whist.bots.tournament import (
     run_tournament,
     spec_from,
 )
-from israeli_whist.cli.backends import BACKEND_HELP, RAY_ADDRESS_HELP, Backend, check_backend, ray_session
-from israeli_whist.cli.errors import usage_error
+from israeli_whist.cli.backends import (
+    BACKEND_HELP,
+    RAY_ADDRESS_HELP,
+    Backend,
+    WorkersOption,
+    check_backend,
+    ray_session,
+)
+from israeli_whist.cli.errors import cannot_run, usage_error
 from israeli_whist.cli.options import GameOption, PresetOption, RuleOptions, parse_options
+from israeli_whist.cli.progress import progress
 from israeli_whist.cli.tournamentchart import write_chart
 from israeli_whist.core.errors import WhistError
+from israeli_whist.core.folders import writable_folder
 from israeli_whist.core.games import GAMES
 from israeli_whist.core.wording import count_text
+
+MAX_DEALS = 1_000_000  # six million hands with two bots at four seats: more is a typo
 
 
 def refuse(message: str) -> NoReturn:
     usage_error(message, "whist tournament")
-
-
 
 
 def tournament(
@@ -45,14 +53,15 @@ def tournament(
     preset: PresetOption = None,
     option: RuleOptions = None,
     bots: Annotated[str, typer.Option(
-        help=f"Comma-separated bot levels, two or more ({', '.join(BOT_LEVELS)}); "
-             "Classic Whist takes two, one for each side.")] = "basic,random",
-    deals: Annotated[int, typer.Option(min=1, help="Deals; each is played in every seat arrangement.")] = 100,
+        help=f"Comma-separated bots, two or more: {LEVEL_HELP}. Classic Whist takes two, one for each side."
+    )] = "basic,random",
+    deals: Annotated[int, typer.Option(min=1, max=MAX_DEALS,
+                                       help="Deals; each is played in every seat arrangement.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the deals and the bots.")] = 0,
-    workers: Annotated[int | None, typer.Option(
-        min=1, help="Processes (default: all cores), or with --backend ray the CPUs of a Ray started here.")] = None,
+    workers: WorkersOption = None,
     out: Annotated[Path | None, typer.Option(
-        file_okay=False, help="Write results.csv, summary.json and chart.png to this folder.")] = None,
+        file_okay=False, help="Write results.csv, summary.json and chart.png to this folder (made, and tried, "
+                              "before the first deal).")] = None,
     backend: Annotated[Backend, typer.Option(help=BACKEND_HELP)] = Backend.local,
     ray_address: Annotated[str | None, typer.Option(help=RAY_ADDRESS_HELP)] = None,
 ) -> None:
@@ -66,25 +75,25 @@ def tournament(
         spec = spec_from(game, [level.strip() for level in bots.split(",") if level.strip()], deals, seed,
                          preset, parse_options(option or ()))
         arrangements = check_spec(spec)
+        if out is not None:
+            writable_folder(out)
     except WhistError as error:
         refuse(str(error))
-    if out is not None and out.exists() and not out.is_dir():
-        refuse(f"--out {out} is a file, not a folder")
     console = Console(highlight=False)
     with ray_session(backend, ray_address, workers) as session:
         console.print(f"{GAMES[spec.game].title}: {', '.join(spec.labels)}; {count_text(deals, 'deal')} x "
                       f"{count_text(len(arrangements), 'seat arrangement')}, seed {seed}", markup=False)
-        with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=Console(stderr=True), transient=True) as progress:
-            task = progress.add_task("deals", total=deals)
-            result = run_tournament(spec, workers or os.cpu_count() or 1,
-                                    lambda done, _total: progress.update(task, completed=done),
+        with progress("Playing", "deals", deals) as on_deals:
+            result = run_tournament(spec, workers or os.cpu_count() or 1, on_deals,
                                     session.map_unordered if session is not None else None)
     console.print(summary_table(result))
     for line in difference_lines(result):
         console.print(line, markup=False)
     if out is not None:
-        write_outputs(result, out)
+        try:
+            write_outputs(result, out)
+        except OSError as error:  # the folder was writable before the run; it may not be now
+            cannot_run(f"Cannot write the results to {out}: {error.strerror or error}")
         console.print(f"Wrote {out / 'results.csv'}, {out / 'summary.json'} and {out / 'chart.png'}", markup=False)
 
 

@@ -3,19 +3,23 @@ its held-out accuracy printed beside the basic bot's estimate, its weights writt
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from israeli_whist.cli.errors import usage_error
+from israeli_whist.cli.errors import cannot_run, usage_error
 from israeli_whist.cli.options import GameOption
+from israeli_whist.cli.progress import progress
 from israeli_whist.core.errors import WhistError
+from israeli_whist.core.folders import writable_folder
+from israeli_whist.core.wording import needs_extra
 
 MAX_WIDTH = 4096  # a wider layer is a typo, and would ask for gigabytes of weights
+MAX_SEED = 2**32 - 1  # numpy's and scikit-learn's seeds are 32-bit
 
 
 def refuse(message: str) -> NoReturn:
@@ -35,6 +39,7 @@ def train(
     out: Annotated[Path, typer.Option(help="The .npz file to write the trained weights to.")],
     game: GameOption = "israeli",
     seed: Annotated[int, typer.Option(
+        min=0, max=MAX_SEED,
         help="Seed of the held-out split and of the training: the same data and seed, the same file.")] = 0,
     holdout: Annotated[float, typer.Option(help="The share of the hands held out to measure the model.")] = 0.2,
     hidden: Annotated[str, typer.Option(help="Width of each hidden layer, comma-separated.")] = "32",
@@ -49,32 +54,30 @@ def train(
     """
     try:  # the rl extra (pyarrow); imported here so that the other commands start without it
         from israeli_whist.rl.train import contract_rows, fit, require_sklearn
-    except ImportError as error:
-        typer.echo(f"Error: whist train needs the train extra ({error}); "
-                   "install it with: pip install 'israeli-whist[train]'",
-                   err=True)
-        raise typer.Exit(1) from None
+    except ImportError:
+        cannot_run(needs_extra("whist train", "train"))
     widths = parse_hidden(hidden)
     if not widths or min(widths) < 1 or max(widths) > MAX_WIDTH:
         refuse(f"--hidden needs at least one layer, each 1 to {MAX_WIDTH} wide, not {hidden!r}")
     if not 0 < holdout < 1:
         refuse(f"--holdout is a share of the hands, above 0 and below 1, not {holdout}")
-    if not alpha >= 0:
+    if not (math.isfinite(alpha) and alpha >= 0):
         refuse(f"--alpha is a weight decay, 0 or more, not {alpha}")
+    if out.is_dir():
+        refuse(f"--out {out} is a folder; give the .npz file to write")
+    try:
+        writable_folder(out.parent)  # before the training, not after it
+    except WhistError as error:
+        refuse(str(error))
     console = Console(highlight=False)
     try:
         require_sklearn()
-        if out.is_dir():
-            raise WhistError(f"--out {out} is a folder; give the .npz file to write")
-        with Progress(TextColumn("replaying hands"), BarColumn(), MofNCompleteColumn(),
-                      console=Console(stderr=True), transient=True) as progress:
-            task = progress.add_task("hands", total=None)
-            rows = contract_rows(data, game, lambda done, total: progress.update(task, completed=done, total=total))
+        with progress("Replaying", "hands") as on_hands:
+            rows = contract_rows(data, game, on_hands)
         console.print(f"{len(rows):,} contract bids of {game} from {data}; training with seed {seed}", markup=False)
         result = fit(rows, seed, widths, holdout, {"data": str(data), "game": game}, alpha)
     except WhistError as error:
-        typer.echo(f"Error: {error}", err=True)
-        raise typer.Exit(1) from None
+        cannot_run(str(error))
     table = Table(title=f"Held out: {result.held_out_rows:,} bids in {result.held_out_hands:,} hands "
                         f"(trained on {result.training_rows:,})")
     table.add_column("estimate")
@@ -85,9 +88,7 @@ def train(
         table.add_row(name, f"{accuracy.mean_absolute_error:.3f}", f"{accuracy.exact:.1%}")
     console.print(table)
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
         result.model.save(out)
     except OSError as error:
-        typer.echo(f"Error: cannot write {out}: {error.strerror or error}", err=True)
-        raise typer.Exit(1) from None
+        cannot_run(f"Cannot write {out}: {error.strerror or error}")
     console.print(f"Wrote {out}", markup=False)

@@ -22,6 +22,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from israeli_whist.core.errors import WhistError
+from israeli_whist.core.wording import needs_extra
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -82,6 +83,14 @@ def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT_S,
         reason = error.strerror or type(error).__name__
         raise RayBackendError(f"No Ray cluster answers at {address} ({reason}); start one with "
                               f"'ray start --head', or {otherwise}") from None
+
+
+def require_ray(what: str) -> None:
+    """Ray imported (seconds, the first time), or ``RayBackendError`` naming the extra that installs it."""
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        raise RayBackendError(needs_extra(what, "rl")) from None
 
 
 def _run_item(function: Callable[[Any], Any], item: Any) -> Any:

@@ -26,7 +26,7 @@ import functools
 import io
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,9 +37,11 @@ import pyarrow.parquet as pq
 
 from israeli_whist.bots.base import ActionValues, Bot
 from israeli_whist.bots.expert import ExpertSettings
-from israeli_whist.bots.registry import check_level, make_bot, parse_level
+from israeli_whist.bots.processes import process_pool
+from israeli_whist.bots.registry import check_level, is_entry_point, make_bot, parse_level
 from israeli_whist.core.actions import Phase
 from israeli_whist.core.errors import WhistError
+from israeli_whist.core.folders import writable_folder
 from israeli_whist.core.games import make_game
 from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.match import deal_seed
@@ -109,13 +111,16 @@ def check_spec(spec: SelfPlaySpec) -> HandGame:
 def timed_levels(levels: Iterable[str]) -> list[str]:
     """The levels that search for a time a decision (``expert`` and ``hard`` by default): their
     choices, so the rows, depend on the machine's speed and load. A deal cap
-    (``expert:deals=64``) gives the same rows on every machine.
+    (``expert:deals=64``) gives the same rows on every machine. A researcher's own bot (an entry
+    point) is not known to search or not, so it is not named.
 
-    >>> timed_levels(["basic", "expert", "expert:deals=64", "expert-2026"])
+    >>> timed_levels(["basic", "expert", "expert:deals=64", "expert-2026", "mybots.agent:make"])
     ['expert']
     """
     timed = []
     for level in levels:
+        if is_entry_point(level):
+            continue
         bot_class, settings = parse_level(level)
         settings = settings or getattr(bot_class, "settings", None)
         if isinstance(settings, ExpertSettings) and settings.time_budget is not None:
@@ -316,20 +321,9 @@ class SelfPlaySummary:
 def prepare_folder(folder: Path) -> None:
     """Make ``folder`` (and its parents), refusing a file, an unwritable place, or a folder that
     already holds self-play files (mixing two runs' chunks would make a data set no seed describes)."""
-    if folder.exists() and not folder.is_dir():
-        raise SelfPlayError(f"--out {folder} is a file, not a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise SelfPlayError(f"Cannot make the folder {folder}: {error.strerror or error}") from None
+    writable_folder(folder, "--out", SelfPlayError)
     if (folder / MANIFEST).exists() or any(folder.glob("part-*.parquet")):
         raise SelfPlayError(f"{folder} already holds self-play files; choose another --out or remove them")
-    probe = folder / ".whist-write-test"
-    try:
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as error:
-        raise SelfPlayError(f"Cannot write to {folder}: {error.strerror or error}") from None
 
 
 def run_selfplay(spec: SelfPlaySpec, folder: Path, workers: int = 1, map_chunks: ChunkMapper | None = None,
@@ -373,7 +367,7 @@ def run_selfplay(spec: SelfPlaySpec, folder: Path, workers: int = 1, map_chunks:
 
 
 def _process_pool(spec: SelfPlaySpec, workers: int) -> Iterator[ChunkResult]:
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with process_pool(workers) as pool:
         futures = [pool.submit(play_chunk, spec, chunk) for chunk in range(spec.chunks)]
         for future in as_completed(futures):
             yield future.result()

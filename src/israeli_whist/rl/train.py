@@ -36,6 +36,7 @@ from israeli_whist.core.games import make_game
 from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.match import deal_seed
 from israeli_whist.core.views import seat_view
+from israeli_whist.core.wording import count_text, needs_extra
 from israeli_whist.rl.selfplay import FORMAT, MANIFEST
 
 COLUMNS = ["game", "options", "hand", "dealer", "step", "seat", "phase", "action"]
@@ -204,7 +205,8 @@ def split_hands(hands: npt.NDArray[np.int64], holdout: float, seed: int) -> npt.
     unique = np.unique(hands)
     chosen = np.random.default_rng(seed).permutation(unique)[:max(1, round(holdout * len(unique)))]
     if len(chosen) == len(unique):
-        raise TrainError(f"{len(unique)} hands are too few to hold some out and train on the rest; play more")
+        raise TrainError(f"{count_text(len(unique), 'hand')} {'is' if len(unique) == 1 else 'are'} too few to hold "
+                         "some out and train on the rest; play more")
     return np.isin(hands, chosen)
 
 
@@ -212,8 +214,7 @@ def require_sklearn() -> Any:
     try:
         from sklearn.neural_network import MLPRegressor
     except ImportError:
-        raise TrainError("whist train needs scikit-learn; "
-                         "install it with: pip install 'israeli-whist[train]'") from None
+        raise TrainError(needs_extra("whist train", "train")) from None
     return MLPRegressor
 
 

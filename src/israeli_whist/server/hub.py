@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from israeli_whist.bots.registry import BOT_LEVELS
+from israeli_whist.bots.registry import check_level_name
 from israeli_whist.core.errors import WhistError
 from israeli_whist.core.games import make_game
 from israeli_whist.server.cluster import Cluster, Message
@@ -113,8 +113,10 @@ class Hub:
             kind = seat.get("kind")
             if kind == "bot":
                 level = seat.get("level") or "basic"  # the API sends None for a level not given
-                if level not in BOT_LEVELS:
-                    raise TableRequestError(f"Unknown bot level {level!r}; levels: {', '.join(BOT_LEVELS)}")
+                try:  # names only: no budget, and never an entry point for the server to import
+                    check_level_name(level)
+                except WhistError as error:
+                    raise TableRequestError(str(error)) from None
                 seat_rows.append(SeatRow(number, "bot", level, None))
             elif kind == "human":
                 seat_rows.append(SeatRow(number, "human", None, None))

@@ -24,6 +24,8 @@ def default_database_url() -> str:
     return f"sqlite:///{data_dir() / 'whist.db'}"
 
 
+LOG_LEVELS = ("debug", "info", "warning", "error")  # whist serve --log-level
+
 SESSION_KEY_ENV = "WHIST_SESSION_KEY"
 MIN_SESSION_KEY = 32
 

@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import copy
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -77,6 +79,13 @@ def warm_up(web_process: int) -> int:
         os.nice(WORKER_NICENESS)
     threading.Thread(target=exit_with, args=(web_process,), name="whist-parent-watch", daemon=True).start()
     return os.getpid()
+
+
+def ignore_interrupts() -> None:
+    """A worker ignores Ctrl-C, which a terminal sends to the whole process group: the web process
+    stops its workers itself (``ProcessThinkers.close``), and a worker interrupted would print a
+    traceback from the middle of its wait for work."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def exit_with(web_process: int, every: float = 1.0) -> None:
@@ -146,7 +155,8 @@ class Worker:
         # Spawned, so that the worker is the web process's own child (its watch sees the web process
         # die), and starts clean of the web process's threads and connections.
         context = multiprocessing.get_context("spawn")
-        self.executor = concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=context)
+        self.executor = concurrent.futures.ProcessPoolExecutor(max_workers=1, mp_context=context,
+                                                               initializer=ignore_interrupts)
         self.in_hand = 0  # decisions and jobs sent and not yet answered
         self.counting = threading.Lock()  # answers are counted in the executor's own thread
         self.started = self.executor.submit(warm_up, os.getpid())
@@ -180,6 +190,7 @@ class ProcessThinkers:
         self.lock = threading.Lock()  # jobs are submitted from FastAPI's threads as well as the event loop
         self.workers = [Worker(number) for number in range(count)]
         self.replaced = 0  # workers found dead and started again
+        self.closed = False  # set by close: the server is stopping
 
     def pids(self) -> list[int]:
         return [worker.pid() for worker in self.workers]
@@ -191,7 +202,7 @@ class ProcessThinkers:
 
     def _replace(self, dead: Worker) -> None:
         with self.lock:
-            if self.workers[dead.number] is not dead:  # another caller replaced it already
+            if self.closed or self.workers[dead.number] is not dead:  # stopping, or replaced already
                 return
             dead.close()
             self.workers[dead.number] = Worker(dead.number)
@@ -265,7 +276,7 @@ class ProcessThinkers:
 
             def relay(done: concurrent.futures.Future[T]) -> None:
                 error = done.exception()
-                if isinstance(error, BrokenProcessPool) and again:
+                if isinstance(error, BrokenProcessPool) and again and not self.closed:
                     self._replace(worker)
                     send(avoid | {worker.number}, False)
                 elif error is not None:
@@ -279,6 +290,19 @@ class ProcessThinkers:
         return answer
 
     def close(self) -> None:
+        """Stop every worker process and wait for it to end (at the server's exit): a pool left to
+        the interpreter's exit makes it warn of leaked semaphores, or write to a closed pipe. Work
+        not begun is dropped; a worker still thinking is ended at once, as workers hold no table's
+        state, so that stopping the server never waits for a long analysis. (One shutdown that
+        waits: a first one that does not would let go of the executor's thread, and a second one
+        would then have nothing to wait for.)"""
         with self.lock:
-            for worker in self.workers:
-                worker.close()
+            self.closed = True  # a worker ended here is not replaced, nor its job sent again
+            workers = list(self.workers)
+        for worker in workers:
+            started = worker.started
+            if worker.in_hand and started.done() and not started.cancelled() and started.exception() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(started.result(), signal.SIGTERM)
+        for worker in workers:
+            worker.executor.shutdown(wait=True, cancel_futures=True)
