@@ -17,6 +17,7 @@ from starlette.middleware.sessions import SessionMiddleware
 
 import israeli_whist
 from israeli_whist.server import api_history, api_levels, api_players, api_rules, api_sheets, api_tables
+from israeli_whist.server.bodylimit import BodyLimit
 from israeli_whist.server.cluster import Cluster
 from israeli_whist.server.db import Store, is_postgresql
 from israeli_whist.server.hub import Hub
@@ -67,6 +68,8 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
                        same_site="lax", https_only=settings.https_only, max_age=180 * 24 * 3600)
     # Replays and score sheets are tens of kilobytes of JSON: compressed for phones.
     app.add_middleware(GZipMiddleware, minimum_size=2048)
+    # Outermost: a body past the limit is refused before anything else reads it.
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     for part in (api_players, api_tables, api_history, api_sheets, api_rules, api_levels):
         app.include_router(part.router)
 

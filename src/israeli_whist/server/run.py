@@ -43,7 +43,10 @@ def run_server(host: str, port: int, database_url: str | None, grace: float, bot
                 f"{bot_workers} bot worker processes" if bot_workers else "bots in threads of this process")
     print(f"whist: serving on http://{host}:{port}  (database: {safe_url(settings.database_url)}; {thinking})",
           flush=True)
-    uvicorn.run(create_app(settings), host=host, port=port, log_config=log_config(log_level))
+    # uvicorn's own limit on a WebSocket message is the app's (its default, 16 MiB, would be read
+    # whole before the app refused it): a larger frame closes the connection with code 1009.
+    uvicorn.run(create_app(settings), host=host, port=port, log_config=log_config(log_level),
+                ws_max_size=settings.max_message_bytes)
 
 
 class CannotStart(Exception):

@@ -127,7 +127,12 @@ class ServerSettings:
     bot_delay: float = 0.8
     # Session cookies only over HTTPS; off by default because the default address is plain http.
     https_only: bool = False
+    # The largest WebSocket message (a client's message is an action, a sync or a ping: tens of bytes).
     max_message_bytes: int = 4096
+    # The largest request body (israeli_whist.server.bodylimit). The largest legitimate one is a few
+    # kilobytes: a Whistiti sheet or table of seven players with 40-character names, written as
+    # JSON escapes, and its own schedule of a thousand hands, about 6.6 KB (tests/server/test_bodylimit.py).
+    max_body_bytes: int = 16 * 1024
     rate_limits: RateLimits = field(default_factory=RateLimits)
     # Unfinished tables one user may have made; None: no cap. A table counts until its game ends.
     max_open_tables: int | None = 10
