@@ -48,7 +48,8 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
             cluster = Cluster(store, settings.database_url, settings.node_name, settings.lease_seconds)
             await cluster.start()
         hub = Hub(store, settings.bot_delay, settings.grace_seconds,
-                  make_thinkers(settings.bot_workers, settings.bot_deadline, settings.ray_address), cluster)
+                  make_thinkers(settings.bot_workers, settings.bot_deadline, settings.ray_address,
+                                settings.analysis_workers), cluster)
         hub.resume()
         app.state.store, app.state.hub = store, hub
         hub.start_tables()

@@ -74,7 +74,8 @@ const whist = (() => {
     return code && key in translations.en ? t(key, { detail: `\u2068${message}\u2069` }) : message;
   }
 
-  // JSON API call; throws an Error carrying the refusal's text (see errorText) and code on failure.
+  // JSON API call; throws an Error carrying the refusal's text (see errorText) and code on failure,
+  // and the seconds of its Retry-After (a 429, or a busy 503) where it has one, else 0.
   async function api(path, options = {}) {
     const init = { credentials: "same-origin", headers: {}, ...options };
     if (options.body !== undefined && typeof options.body !== "string") {
@@ -88,6 +89,7 @@ const whist = (() => {
       const error = new Error(errorText(data.code, detail || response.statusText));
       error.status = response.status;
       error.code = data.code || "";
+      error.retryAfter = Number(response.headers.get("Retry-After")) || 0;
       throw error;
     }
     return data;
