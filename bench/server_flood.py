@@ -89,16 +89,18 @@ def flood_bodies(url: str, seconds: float, chunked: bool) -> dict[str, Any]:
     filler = b" " * PIECE
     piece: Callable[[int], bytes] = ((lambda size: b"%x\r\n%s\r\n" % (size, filler[:size])) if chunked
                                      else (lambda size: filler[:size]))
-    requests, refused = 0, 0
+    outcomes: Counter[str] = Counter()
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         try:
             with socket.create_connection((host, int(port)), timeout=10) as connection:
-                refused += body_refused(connection, head, piece)
+                outcomes["413_seen"] += body_refused(connection, head, piece)
         except OSError:
             continue
-        requests += 1
-    return {"requests": requests, "413_seen": refused}
+        except Exception as error:  # counted, so that the report says what went wrong
+            outcomes[f"failed: {type(error).__name__}"] += 1
+        outcomes["requests"] += 1
+    return dict(outcomes)
 
 
 def flood_socket(url: str, seconds: float, table_id: str) -> dict[str, Any]:
@@ -113,14 +115,17 @@ def flood_socket(url: str, seconds: float, table_id: str) -> dict[str, Any]:
                 ws.recv(timeout=10)  # the first state
                 outcomes["requests"] += 1
                 ws.send(message)
+                give_up = time.monotonic() + 10  # a server that takes the message goes on sending states
                 while True:
-                    ws.recv(timeout=10)
+                    ws.recv(timeout=max(0.01, give_up - time.monotonic()))
         except ConnectionClosed as closed:
             outcomes["closed_1009" if closed.rcvd is not None and closed.rcvd.code == 1009 else "closed_else"] += 1
         except TimeoutError:  # the server took the message and kept the socket
             outcomes["not_closed"] += 1
         except (OSError, InvalidHandshake):
             continue
+        except Exception as error:  # counted, so that the report says what went wrong
+            outcomes[f"failed: {type(error).__name__}"] += 1
     return dict(outcomes)
 
 
