@@ -56,17 +56,16 @@ class AnalysisJobs:
         self.kept_at_most, self.waiting_at_most = kept, waiting
         self.kept: OrderedDict[Key, Answer] = OrderedDict()
         self.jobs: dict[Key, asyncio.Task[Answer]] = {}
-        self.started = 0  # jobs started, for the tests and the benchmark
+        self.started = 0  # jobs started, for the tests
 
     def known(self, key: Key) -> Answer | None:
         """The kept answer for ``key``, or a hand cut from its game's whole answer; None if neither is kept."""
-        table_id, hand = key
         found = self._kept(key)
-        if found is not None or hand is None:
-            return found
-        whole = self._kept((table_id, None))
-        hands = [h for h in whole["hands"] if h["number"] == hand] if whole is not None else []
-        return {**whole, "hands": hands} if whole is not None and hands else None
+        table_id, hand = key
+        if found is None and hand is not None and (whole := self._kept((table_id, None))) is not None:
+            hands = [h for h in whole["hands"] if h["number"] == hand]
+            found = {**whole, "hands": hands} if hands else None
+        return found
 
     def _kept(self, key: Key) -> Answer | None:
         found = self.kept.get(key)
@@ -74,15 +73,19 @@ class AnalysisJobs:
             self.kept.move_to_end(key)
         return found
 
+    def check_room(self, key: Key) -> None:
+        """503 (``analyses_busy``, with ``Retry-After``) if ``key`` would be a new job past the bound."""
+        if key not in self.jobs and len(self.jobs) >= self.waiting_at_most:
+            raise Refused(503, "analyses_busy", f"The server is analysing {len(self.jobs)} games already: "
+                                                f"try again in {BUSY_RETRY_SECONDS} seconds",
+                          headers={"Retry-After": str(BUSY_RETRY_SECONDS)})
+
     async def answer(self, key: Key, record: Callable[[], Awaitable[dict[str, Any]]]) -> Answer:
         """The analysis of ``key``'s game (or hand), from the job in hand for it or a new one, whose
         ``record`` is read when it starts. A job's error is every asker's."""
         job = self.jobs.get(key)
         if job is None:
-            if len(self.jobs) >= self.waiting_at_most:
-                raise Refused(503, "analyses_busy", f"The server is analysing {len(self.jobs)} games already: "
-                                                    f"try again in {BUSY_RETRY_SECONDS} seconds",
-                              headers={"Retry-After": str(BUSY_RETRY_SECONDS)})
+            self.check_room(key)
             job = self.jobs[key] = asyncio.get_running_loop().create_task(self._run(key, record))
             job.add_done_callback(lambda done: self._finished(key, done))
             self.started += 1

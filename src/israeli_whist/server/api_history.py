@@ -97,6 +97,7 @@ async def game_analysis(table_id: str, request: Request, invite: str | None = No
     row = await run_in_threadpool(visible)  # checked on every request, known or not
     found = jobs.known(key)
     if found is None:
+        jobs.check_room(key)  # before it is counted: a request refused for the server's load is not the asker's
         count_request(request, "analyses")
 
         def record() -> dict[str, Any]:
