@@ -134,7 +134,7 @@ class ServerSettings:
     max_message_bytes: int = 4096
     # The largest request body (israeli_whist.server.bodylimit). The largest legitimate one is a few
     # kilobytes: a Whistiti sheet or table of seven players with 40-character names, written as
-    # JSON escapes, and its own schedule of a thousand hands, about 6.6 KB (tests/server/test_bodylimit.py).
+    # JSON escapes, and its own schedule of a thousand hands, about 5.4 KB (tests/server/test_bodylimit.py).
     max_body_bytes: int = 16 * 1024
     rate_limits: RateLimits = field(default_factory=RateLimits)
     # Unfinished tables one user may have made; None: no cap. A table counts until its game ends.
