@@ -7,9 +7,11 @@ Meanwhile:
 
 - **The probe** asks ``GET /health`` (which also asks the database) every 10 ms on one
   keep-alive connection, and times each answer.
-- **The table** is four bots (``--bot-level``, expert by default: each decision goes to the bot
-  workers) paced by ``--bot-delay``, playing a long game, watched by one spectator's WebSocket;
-  its pace is the states the spectator receives a second.
+- **The table** is four bots (``--bot-level``, basic by default, whose decisions take a moment
+  each, so that the pace is the server's; each decision goes to the bot workers) paced by
+  ``--bot-delay``, playing a long game, watched by one spectator's WebSocket; its pace is the
+  states the spectator receives a second, and its figure the median, over the pairs of
+  windows, of a flooded window's pace over the quiet one's before it.
 
 The run alternates quiet and flooded windows of ``--window`` seconds (``--rounds`` pairs), the
 flooding processes stopped (SIGSTOP) in the quiet ones, so that another load on the machine,
@@ -24,7 +26,7 @@ The flooding processes run at the bot workers' priority (``--flood-niceness``): 
 the attacker's own processes would otherwise take the bot workers' share of the cores, which an
 attacker elsewhere does not.
 
-Run:  python bench/server_flood.py [--window 2] [--rounds 5] [--flooders 1] [--bot-level expert]
+Run:  python bench/server_flood.py [--window 2] [--rounds 5] [--flooders 1] [--bot-level basic]
           [--bot-delay 0.05] [--analyses 10] [--analyses-limit 3] [--flood-niceness 10] [--report out.json]
 """
 
@@ -37,6 +39,7 @@ import os
 import select
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -58,7 +61,8 @@ from server_load import free_port, spread, stop, wait_for_health  # bench/ is on
 FLOOD_BYTES = 16 << 20  # what the issue's attacker sent
 PIECE = 64 << 10
 KINDS = ("declared", "chunked", "socket")
-WARM_UP = 2.0  # seconds before the first window: the table under way, the flooders started
+WARM_UP = 2.0  # seconds before the first window: the table under way
+ANSWER_WAIT = 0.002  # seconds a flooding client looks for an early answer from the server
 MISSED_DEADLINE = "the basic bot moves instead"  # israeli_whist.server.workers.stand_in_decision
 
 
@@ -66,13 +70,17 @@ MISSED_DEADLINE = "the basic bot moves instead"  # israeli_whist.server.workers.
 
 def body_refused(connection: socket.socket, head: bytes, piece: Callable[[int], bytes]) -> bool:
     """Send ``head``, then the body piece by piece (``piece(size)`` framed as it must be) up to
-    16 MiB, looking for the server's answer before each piece; whether the answer seen was a 413
-    (a server that closes at once may reset the connection before its answer is read)."""
+    16 MiB as fast as the server takes it, looking for the server's answer before each piece, as
+    a client that reads while it sends; whether the answer seen was a 413 (a server that closes
+    at once may reset the connection before its answer is read). After the head and after the
+    first piece, the look waits a moment (``ANSWER_WAIT``) for an answer the server may be
+    sending: on loopback a client that does not wait pushes megabytes into the kernel's buffers
+    before the answer comes back, and that copying, not the server, would take the machine's cores."""
     connection.sendall(head)
     sent = 0
     try:
         while sent < FLOOD_BYTES:
-            if select.select([connection], [], [], 0)[0]:
+            if select.select([connection], [], [], ANSWER_WAIT if sent <= PIECE else 0)[0]:
                 break
             connection.sendall(piece(PIECE))
             sent += PIECE
@@ -205,6 +213,8 @@ class Watcher(threading.Thread):
                     message = json.loads(ws.recv(timeout=0.5))
                 except TimeoutError:
                     continue
+                except ConnectionClosed:  # the server stopped
+                    return
                 if message.get("type") == "state" and message["version"] > seen:
                     seen = message["version"]
                     self.arrivals.append(time.monotonic())
@@ -285,6 +295,12 @@ def start_flooders(args: argparse.Namespace, url: str, table_id: str, seconds: f
             for kind in KINDS for _ in range(args.flooders)]
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has had so far, user and system (Linux's /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(") ", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def signal_all(processes: list[subprocess.Popen[str]], number: signal.Signals) -> None:
     for process in processes:
         if process.poll() is None:
@@ -318,34 +334,47 @@ def measure(args: argparse.Namespace, served: Served) -> dict[str, Any]:
     watcher.start()
     probe.start()
     windows: dict[str, list[tuple[float, float]]] = {"quiet": [], "flood": []}
+    cpu = {"quiet": 0.0, "flood": 0.0}  # the web process's CPU seconds in each kind of window
     flooders = start_flooders(args, url, watcher.table_id, WARM_UP + 2 * args.rounds * args.window)
+    signal_all(flooders, signal.SIGSTOP)  # they flood in the flooded windows only
     analyses: list[tuple[int, str | None]] = []
     try:
-        time.sleep(WARM_UP)  # the table under way, the flooders started
+        time.sleep(WARM_UP)  # the table under way
         for number in range(2 * args.rounds):
             kind = "flood" if number % 2 else "quiet"
             signal_all(flooders, signal.SIGCONT if kind == "flood" else signal.SIGSTOP)
-            began = time.monotonic()
+            began, cpu_before = time.monotonic(), cpu_seconds(served.process.pid)
             if number == 1:
                 if not finished.over.wait(120):
                     raise RuntimeError("the game to analyse did not finish")
                 analyses = ask_analyses(url, guest(url, "Analyst"), finished.table_id, args.analyses)
             time.sleep(args.window)
             windows[kind].append((began, time.monotonic()))
+            cpu[kind] += cpu_seconds(served.process.pid) - cpu_before
     finally:
         signal_all(flooders, signal.SIGCONT)
-        watcher.halt.set()
-        probe.halt.set()
+        for thread in (watcher, probe):
+            thread.halt.set()
+            thread.join(10)
     floods: dict[str, Counter[str]] = {kind: Counter() for kind in KINDS}
     for kind, process in zip([kind for kind in KINDS for _ in range(args.flooders)], flooders, strict=True):
         out, _ = process.communicate(timeout=60)
         floods[kind].update(json.loads(out))
     pace = {kind: watcher.pace(spans) for kind, spans in windows.items()}
+    seconds = {kind: sum(end - start for start, end in spans) for kind, spans in windows.items()}
+    share = {kind: cpu[kind] / seconds[kind] for kind in cpu}  # of one core
+    requests = sum(counts["requests"] for counts in floods.values())
+    # Each flooded window against the quiet one before it; the median of those ratios, so that a
+    # window that another load on the machine happened to hit does not decide the figure.
+    pairs = zip(windows["quiet"], windows["flood"], strict=True)
+    ratios = [watcher.pace([flood]) / quiet_pace for quiet, flood in pairs if (quiet_pace := watcher.pace([quiet])) > 0]
     return {"window": args.window, "rounds": args.rounds, "bot_level": args.bot_level, "bot_delay": args.bot_delay,
             "flooders": args.flooders, "flood_niceness": args.flood_niceness,
             "health": {kind: probe.latencies(spans) for kind, spans in windows.items()},
-            "health_failures": probe.failures, "pace": pace,
-            "pace_ratio": pace["flood"] / pace["quiet"] if pace["quiet"] else 0.0,
+            "health_failures": probe.failures, "pace": pace, "server_cpu": share,
+            # What the floods cost the web process: its CPU in the flooded windows past the quiet ones'.
+            "server_ms_per_flood_request": 1000 * (cpu["flood"] - share["quiet"] * seconds["flood"]) / max(1, requests),
+            "pace_ratio": statistics.median(ratios) if ratios else 0.0, "pace_ratios": ratios,
             "floods": {kind: dict(counts) for kind, counts in floods.items()},
             "analyses": {**Counter(str(status) for status, _ in analyses), "waiting": args.analyses - len(analyses)},
             "analyses_retry_after": sorted({retry for status, retry in analyses if status == 429 and retry}),
@@ -363,9 +392,13 @@ def print_report(report: dict[str, Any]) -> None:
     print(f"/health flooded: {ms(report['health']['flood'])}   (failures: {report['health_failures']})")
     pace = report["pace"]
     print(f"{report['bot_level']} table at {report['bot_delay']:g} s a move: {pace['quiet']:.1f} states/s quiet, "
-          f"{pace['flood']:.1f} flooded: ratio {report['pace_ratio']:.2f}")
+          f"{pace['flood']:.1f} flooded; median ratio of a flooded window to the quiet one before it "
+          f"{report['pace_ratio']:.2f} (each: {' '.join(f'{r:.2f}' for r in report['pace_ratios'])})")
     for kind, counts in report["floods"].items():
         print(f"flood {kind} ({report['flooders']} clients): {counts}")
+    share = report["server_cpu"]
+    print(f"the web process's CPU, of a core: {share['quiet']:.2f} quiet, {share['flood']:.2f} flooded: "
+          f"{report['server_ms_per_flood_request']:.3f} ms a flood request")
     print(f"analysis requests (limit {report['analyses_limit']} a session): {report['analyses']}; "
           f"Retry-After {report['analyses_retry_after']}")
     print(f"stand-in moves (a decision past its deadline): {report['missed_deadlines']}; "
@@ -377,7 +410,8 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--window", type=float, default=2.0, help="seconds of each window, quiet or flooded")
     parser.add_argument("--rounds", type=int, default=5, help="pairs of windows, quiet then flooded")
     parser.add_argument("--flooders", type=int, default=1, help="clients of each kind of flood")
-    parser.add_argument("--bot-level", default="expert", help="the table's bots")
+    parser.add_argument("--bot-level", default="basic",
+                        help="the table's bots (basic: a pace set by the server, not by how long the bots think)")
     parser.add_argument("--bot-delay", type=float, default=0.05, help="whist serve --bot-delay")
     parser.add_argument("--analyses", type=int, default=10, help="analysis requests sent at once")
     parser.add_argument("--analyses-limit", type=int, default=3, help="the server's analyses limit a session")

@@ -1,7 +1,7 @@
 """A real ``whist serve`` under floods (bench/server_flood.py, at a small size): while clients send
 16 MiB bodies (declared and chunked) and 16 MiB WebSocket messages in tight loops, and a burst of
 analysis requests passes the ``analyses`` limit, ``/health`` answers in under 100 ms at the 99th
-percentile, a table of expert bots keeps most of its pace (flooded windows against quiet ones in
+percentile, a table of bots keeps most of its pace (flooded windows against quiet ones in
 turn), no bot decision misses its deadline, and nothing is logged as an error. Bounded: about
 30 seconds in all."""
 
@@ -22,7 +22,7 @@ def bench() -> ModuleType:
 
 
 def test_the_server_stays_responsive_under_floods(bench: ModuleType) -> None:
-    args = argparse.Namespace(window=2.0, rounds=4, flooders=1, bot_level="expert", bot_delay=0.05, analyses=10,
+    args = argparse.Namespace(window=2.0, rounds=4, flooders=1, bot_level="basic", bot_delay=0.05, analyses=10,
                               analyses_limit=3, flood_niceness=WORKER_NICENESS)
     report = bench.run(args)
     figures = f"the run's figures: {report}"
@@ -36,7 +36,7 @@ def test_the_server_stays_responsive_under_floods(bench: ModuleType) -> None:
     assert report["health_failures"] == 0 and flooded["count"] > 50, figures
     assert flooded["p99"] < 0.100, (f"/health p99 {flooded['p99'] * 1000:.1f} ms under the floods (quiet: "
                                     f"{report['health']['quiet']['p99'] * 1000:.1f} ms); {figures}")
-    assert report["pace_ratio"] >= 0.5, f"the bot table's pace fell to {report['pace_ratio']:.2f} of its own; {figures}"
+    assert report["pace_ratio"] >= 0.6, f"the bot table's pace fell to {report['pace_ratio']:.2f} of its own; {figures}"
     # Three analyses let through (each a search, or a job that finds no such hand), the rest refused.
     assert report["analyses"].get("429") == args.analyses - args.analyses_limit, figures
     assert report["analyses_retry_after"] and all(0 < int(r) <= 60 for r in report["analyses_retry_after"]), figures
