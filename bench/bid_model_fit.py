@@ -46,7 +46,7 @@ def table_bids(game_name: str, preset: str, hands: int, seed: int, level: str) -
 def ismcts_bids(deals: int, seed: int) -> Iterator[Bid]:
     # Imported here: OpenSpiel and the bench's match come with the [rl] extra.
     from israeli_whist.rl.openspiel_ohhell import oh_hell_view, our_card
-    from vs_openspiel_ismcts import OhHellMatch, draw_deals  # type: ignore[import-not-found]
+    from vs_openspiel_ismcts import OhHellMatch, draw_deals
 
     match = OhHellMatch(10.0)
     for number, deal in enumerate(draw_deals(deals, random.Random(seed))):

@@ -140,7 +140,8 @@ def app_settings(tmp_path: Path) -> ServerSettings:
                           bot_delay=0.0, grace_seconds=30.0, rate_limits=TEST_LIMITS, max_open_tables=100)
 
 
-TEST_LIMITS = RateLimits(**{kind: Limit(1000, 1000, 60) for kind in ("tables", "guests", "accounts", "logins")})
+TEST_LIMITS = RateLimits(**{kind: Limit(1000, 1000, 60) for kind in ("tables", "guests", "accounts", "logins",
+                                                                      "analyses")})
 
 
 POSTGRES_ENV = "WHIST_TEST_POSTGRES_URL"

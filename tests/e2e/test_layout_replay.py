@@ -1,10 +1,14 @@
 """The replay's analysis comes hand by hand, the hand on the screen first, with its progress shown:
-a hand's verdicts appear as soon as that hand is analysed, not after the whole game's search."""
+a hand's verdicts appear as soon as that hand is analysed, not after the whole game's search; and
+a page told to wait (429, or a busy 503, with Retry-After) says so and asks again when told."""
 
 from __future__ import annotations
 
 import json
+import re
+import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,6 +23,7 @@ from israeli_whist.server.app import create_app
 from israeli_whist.server.settings import ServerSettings
 
 TIMEOUT_MS = 15_000
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
 
 def test_the_analysis_shows_each_hand_as_it_is_done(server: Any, browser: Browser,
@@ -84,3 +89,46 @@ def test_cards_whose_search_ran_out_are_shown_as_not_proven(server: Any, browser
         expect(note).to_contain_text(f"{count} cards are not proven" if count > 1 else "1 card is not proven")
         expect(note).not_to_contain_text("tricks left are not analysed")
         expect(page.get_by_test_id("verdict")).to_contain_text("Not proven: the search reached its limit")
+
+
+VIEWPORTS = {"phone-he": (375, 812, "he-IL"), "laptop-en": (1280, 800, "en-US")}
+WAITING = {"phone-he": re.compile("ממתינים לשרת: הניתוח של יד 1 יתבקש שוב בעוד [1-3] שניות"),
+           "laptop-en": re.compile("Waiting for the server: the analysis of hand 1 is asked for again in [1-3] s")}
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_page_waits_as_the_server_says_and_asks_again(server: Any, browser: Browser, app_settings: ServerSettings,
+                                                          viewport: str) -> None:
+    """Refused with 429 and Retry-After (too many analyses asked from here), the page says it waits,
+    counts the seconds down, and asks again then; the hand's analysis comes. A screenshot of the
+    waiting line at each size, for a person to look at."""
+    with TestClient(create_app(app_settings)) as client:
+        sign_in(client, "Ann")
+        table_id = new_table(client, "israeli", {"hands": 1}, [{"kind": "human"}, *BOTS])["id"]
+        play_to_the_end(client, table_id)
+        record = client.get(f"/api/games/{table_id}/record").json()
+    found = analysis_json(analyze_record(record, bot="basic", max_tricks=2))
+    asked: list[float] = []
+
+    def answer(route: Route) -> None:
+        asked.append(time.monotonic())
+        if len(asked) == 1:
+            route.fulfill(status=429, headers={"Retry-After": "3"},
+                          json={"detail": "Too many analysis requests from this session", "code": "too_many"})
+        else:
+            route.fulfill(json=found)
+
+    width, height, locale = VIEWPORTS[viewport]
+    with browser_page(browser, server, locale=locale, width=width, height=height) as (_context, page):
+        page.route("**/analysis?hand=*", answer)
+        page.goto(f"{server.url}/replay/{table_id}#hand=1&step=1")
+        progress = page.get_by_test_id("analysis-progress")
+        expect(progress).to_have_attribute("data-waiting", "true")
+        expect(progress).to_contain_text(WAITING[viewport])
+        expect(page.get_by_test_id("verdict")).to_contain_text(WAITING[viewport])
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{viewport}-replay-waiting.png"))
+        expect(page.get_by_test_id("analysis")).to_be_visible(timeout=TIMEOUT_MS)
+        expect(progress).to_be_hidden()
+        assert len(asked) == 2 and asked[1] - asked[0] >= 2.9  # asked again when told, not before
+        page.screenshot(path=str(SCREENSHOTS / f"{viewport}-replay-analysed.png"))

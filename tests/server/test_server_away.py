@@ -16,12 +16,13 @@ import pytest
 from fastapi.testclient import TestClient
 from server_kit import Message, connect, create_table, drive, join, live, sign_in, stored_actions
 
-from israeli_whist.core.views import seat_view
+from israeli_whist.bots.base import Bot
+from israeli_whist.core.views import SeatView, seat_view
 from israeli_whist.server.app import create_app
 from israeli_whist.server.db import SeatRow, Store, TableRow
 from israeli_whist.server.live import LiveTable
 from israeli_whist.server.settings import ServerSettings
-from israeli_whist.server.workers import ThreadThinkers
+from israeli_whist.server.workers import Decided, Thinkers, ThreadThinkers
 
 
 @pytest.fixture
@@ -121,15 +122,16 @@ def test_move_timer_of_five_seconds(client: TestClient, app_settings: ServerSett
         assert (seat, by_bot) == (0, True)
 
 
-def make_table(tmp_path: Path, move_timer: float | None) -> tuple[Store, LiveTable]:
+def make_table(tmp_path: Path, move_timer: float | None, grace_seconds: float = 30.0,
+               thinkers: Thinkers | None = None) -> tuple[Store, LiveTable]:
     store = Store(f"sqlite:///{tmp_path / 'timer.db'}")
     user = store.add_user("Ann")
     row = TableRow(id="timer-table", game="israeli", preset=None, options={"hands": 1}, seed="timer", first_dealer=0,
                    public=True, invite="inv", status="playing", move_timer=move_timer, created_by=user, totals=None)
     seats = [SeatRow(0, "human", None, user)] + [SeatRow(n, "bot", "basic", None) for n in (1, 2, 3)]
     store.add_table(row, seats)
-    return store, LiveTable(row, seats, {user: "Ann"}, store, bot_delay=0.0, grace_seconds=30.0,
-                            thinkers=ThreadThinkers())
+    return store, LiveTable(row, seats, {user: "Ann"}, store, bot_delay=0.0, grace_seconds=grace_seconds,
+                            thinkers=thinkers or ThreadThinkers())
 
 
 async def until(condition: Callable[[], bool], timeout: float = 3.0) -> None:
@@ -207,3 +209,115 @@ def test_a_player_who_takes_a_seat_and_never_comes_is_covered_after_the_grace_pe
         a.state_at(1)
         _, seat, _, by_bot = stored_actions(app_settings.database_url, table["id"])[0]
         assert seat == 1 and by_bot
+
+
+# The stand-in and the player's return ---------------------------------------------------------------
+
+class HeldThinkers(ThreadThinkers):
+    """Threads, except that a decision for ``seat`` is held until ``release`` is set: the stand-in
+    is still thinking when its player comes back."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+        self.thinking = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def decide(self, bot: Bot, view: SeatView) -> Decided:
+        if view.seat == self.seat:
+            self.thinking.set()
+            await self.release.wait()
+        return await super().decide(bot, view)
+
+
+class Inbox:
+    """A connection's sends, kept."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+
+    async def __call__(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+
+    def versions(self) -> list[int]:
+        return [m["version"] for m in self.messages]
+
+
+async def away_at_her_turn(table: LiveTable) -> tuple[Inbox, Inbox]:
+    """Ann at seat 0 with a spectator watching; the bots call up to her turn, and she leaves:
+    after the grace period her seat is away and the stand-in is to move. Returns her inbox and
+    the spectator's."""
+    ann, watching = Inbox(), Inbox()
+    await table.connect(-1, watching)  # someone watches: the table plays on while Ann is gone
+    await table.connect(0, ann)
+    table.schedule_turn()
+    await until(lambda: table.version == 3 and table.match.current_player == 0)
+    table.disconnect(0, ann)
+    await until(lambda: table.seats[0].away)
+    return ann, watching
+
+
+def test_a_stand_in_still_thinking_when_its_player_returns_does_not_move(tmp_path: Path) -> None:
+    """The stand-in's decision comes back after Ann has returned and been shown her turn: it is
+    dropped, and the move is hers (once it was stored as the bot's, after she saw her seat)."""
+    thinkers = HeldThinkers(seat=0)
+    store, table = make_table(tmp_path, move_timer=None, grace_seconds=0.0, thinkers=thinkers)
+
+    async def play() -> None:
+        await away_at_her_turn(table)
+        await asyncio.wait_for(thinkers.thinking.wait(), 5)  # the stand-in thinks for her
+        back = Inbox()
+        await table.connect(0, back)
+        assert not table.seats[0].away and back.messages[-1]["view"]["player"] == 0
+        assert back.messages[-1]["version"] == 3 and back.messages[-1]["view"]["legal"]  # shown her turn
+        thinkers.release.set()
+        assert table.turn_task is not None
+        await asyncio.wait_for(table.turn_task, 5)
+        assert table.version == 3, "the stand-in moved after its player came back"
+        assert await table.act(0, table.match.legal_actions()[0], 3) == 4
+        table.close()
+
+    try:
+        asyncio.run(play())
+        _seq, seat, _action, by_bot = stored_actions(str(store.engine.url), table.id)[3]
+        assert (seat, by_bot) == (0, False)
+    finally:
+        store.close()
+        thinkers.close()
+
+
+def test_a_stand_in_move_being_stored_when_its_player_returns_is_shown_before_their_seat(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stand-in's move is being stored (a database over the network: the event loop runs
+    meanwhile) when Ann comes back: the state she is first shown already holds it, so she never
+    sees a turn of hers that the bot then takes."""
+    store, table = make_table(tmp_path, move_timer=None, grace_seconds=0.0)
+    storing, stored = asyncio.Event(), asyncio.Event()
+
+    async def slow_store(work: Callable[..., Any], *args: Any) -> Any:
+        if table.seats[0].away and table.match.current_player == 0:
+            storing.set()
+            await stored.wait()
+        return work(*args)
+
+    monkeypatch.setattr(store, "off_loop", slow_store)
+
+    async def play() -> Inbox:
+        await away_at_her_turn(table)
+        await asyncio.wait_for(storing.wait(), 5)  # the stand-in's move for her is being stored
+        back = Inbox()
+        returning = asyncio.ensure_future(table.connect(0, back))
+        await asyncio.sleep(0.05)
+        stored.set()
+        await asyncio.wait_for(returning, 5)
+        await asyncio.sleep(0.05)
+        table.close()
+        return back
+
+    try:
+        back = asyncio.run(play())
+        assert back.versions() and min(back.versions()) >= 4, back.versions()
+        _seq, seat, _action, by_bot = stored_actions(str(store.engine.url), table.id)[3]
+        assert (seat, by_bot) == (0, True)
+    finally:
+        store.close()

@@ -5,13 +5,28 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
 from typing import Any
 
+import httpx2
 import pytest
 from fastapi.testclient import TestClient
-from server_kit import TestConn, connect, create_table, drive, join, live, sign_in, stored_actions
+from server_kit import (
+    COOKIE,
+    TestConn,
+    connect,
+    connect_real,
+    create_table,
+    drive,
+    join,
+    live,
+    my_turn,
+    seats_json,
+    sign_in,
+    stored_actions,
+)
 
 from israeli_whist.core.actions import NUM_ACTIONS, PASS
 from israeli_whist.server.app import create_app
@@ -224,3 +239,27 @@ def test_an_action_the_database_cannot_store_is_refused_and_not_taken(
         unchanged(client, app_settings, table["id"], b, 0)
         assert b.act(action, message_id="up") == {"type": "ack", "id": "up", "version": 1}
         assert stored_actions(app_settings.database_url, table["id"]) == [(0, 1, action, False)]
+
+
+def test_a_socket_closed_right_after_an_act_logs_no_error(make_server: Callable[..., Any]) -> None:
+    """A player who acts and closes the page at once: the server's sends to the closed socket (the
+    bots' states, the ack) end the connection quietly, on a real uvicorn, try after try (each has
+    logged an ERROR with a traceback: Starlette 1.x raises ``WebSocketDisconnected``, a
+    ``RuntimeError``, for a send after the socket closed)."""
+    server = make_server(bot_delay=0.0)
+    server.start()
+    cookie = httpx2.post(server.url + "/api/guest", json={"name": "Ann"}, timeout=10).cookies[COOKIE]
+    table = httpx2.post(server.url + "/api/tables", cookies={COOKIE: cookie}, timeout=10,
+                        json={"game": "israeli", "options": {"hands": 2}, "seats": seats_json("hbbb")}).json()
+    tries = 12
+    for attempt in range(tries):
+        with connect_real(server.url, cookie, table["id"]) as conn:
+            state = my_turn(conn)
+            assert not state["score"]["over"], f"the game ended after {attempt} tries"
+            conn.send({"type": "act", "action": state["view"]["legal"][0]["action"], "version": state["version"]})
+        # Closed as the act left: the server answers into a closed socket.
+    time.sleep(1.0)  # the last sends
+    logged = [json.loads(line) for line in server.log.read_text().splitlines() if line.startswith("{")]
+    assert not [entry for entry in logged if entry["level"] in ("error", "critical") or "error" in entry], logged
+    stored = stored_actions(f"sqlite:///{server.data_dir / 'whist.db'}", table["id"])
+    assert sum(seat == 0 and not by_bot for _, seat, _, by_bot in stored) == tries  # every act was taken

@@ -31,7 +31,16 @@ from israeli_whist.server.app import create_app
 from israeli_whist.server.live import LiveTable
 from israeli_whist.server.settings import ServerSettings
 from israeli_whist.server.thinking import make_thinkers
-from israeli_whist.server.workers import WORKER_NICENESS, Decided, ProcessThinkers, Thinkers, ThreadThinkers, Worker
+from israeli_whist.server.workers import (
+    ANALYSIS_NICENESS,
+    WORKER_NICENESS,
+    Decided,
+    Lane,
+    ProcessThinkers,
+    Thinkers,
+    ThreadThinkers,
+    Worker,
+)
 
 # An expert that searches a fixed 1,000 deals a decision: over two seconds for an Israeli Whist
 # call, long enough to kill its worker in the middle, the same choice for its seed wherever it runs.
@@ -58,7 +67,7 @@ def first_views(game: str, count: int) -> list[SeatView]:
     return views
 
 
-def busy_worker(pool: ProcessThinkers, timeout: float = 30.0) -> Worker:
+def busy_worker(pool: Lane, timeout: float = 30.0) -> Worker:
     """The worker that has a decision in hand, once it has one."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -142,9 +151,33 @@ async def timed_decision(thinkers: Thinkers, bot: Bot, view: SeatView) -> tuple[
 def test_a_job_whose_worker_dies_runs_on_another(pool: ProcessThinkers) -> None:
     view = first_views("israeli", 1)[0]
     future = pool.submit(ExpertBot("slow", SLOW).choose, view)
-    worker = busy_worker(pool)
+    worker = busy_worker(pool.analyses)
     os.kill(worker.pid(), signal.SIGKILL)
     assert future.result(timeout=120) == ExpertBot("slow", SLOW).choose(view)
+
+
+def test_a_decision_never_waits_behind_an_analysis() -> None:
+    """Analyses have their own lane: with the one analysis worker (or thread) busy for a minute and
+    another job waiting, a decision of the one bot worker answers at once; the analysis worker
+    runs at the lowest priority, below the bots'."""
+    view = first_views("classic", 1)[0]
+    for thinkers in (ProcessThinkers(1, deadline=5.0, analysis_workers=1), ThreadThinkers(5.0, analysis_workers=1)):
+        try:
+            assert thinkers.analysis_slots == 1
+            analyses = [thinkers.submit(time.sleep, 60), thinkers.submit(time.sleep, 60)]
+            if isinstance(thinkers, ProcessThinkers):
+                thinkers.pids()
+                (pid,) = thinkers.analyses.pids()  # one, started by the first job
+                assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0)
+                                                                   + ANALYSIS_NICENESS)
+            decided, took = asyncio.run(timed_decision(thinkers, make_bot("basic"), view))
+            assert not decided.stand_in and took < 2.5, (type(thinkers).__name__, took)
+            assert not any(future.done() for future in analyses)
+        finally:
+            if isinstance(thinkers, ProcessThinkers):
+                for pid in thinkers.analyses.pids():
+                    os.kill(pid, signal.SIGKILL)  # it would sleep on
+            thinkers.close()
 
 
 def test_a_slow_worker_is_backed_by_an_idle_one() -> None:

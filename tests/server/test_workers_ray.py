@@ -1,6 +1,7 @@
 """Bots thinking on a Ray cluster (``whist serve --ray-address``), on a local Ray of two workers
 started here: the choices of the bot in this process, a task whose worker is killed run again,
-the basic bot past the deadline, and an address where nothing answers refused at once."""
+the basic bot past the deadline, an address where nothing answers refused at once, and the
+analyses kept to their slots beside the decisions."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_workers import SLOW, first_views
@@ -23,6 +25,8 @@ from israeli_whist.bots.registry import make_bot
 from israeli_whist.cli.main import app
 from israeli_whist.core.views import SeatView
 from israeli_whist.rl.raybackend import RayBackendError, RaySession
+from israeli_whist.server import analyses
+from israeli_whist.server.analyses import AnalysisJobs
 from israeli_whist.server.thinking import make_thinkers
 from israeli_whist.server.workers_ray import RayThinkers
 
@@ -95,3 +99,37 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def sleepy_analysis(record: dict[str, Any], hands: set[int] | None, bot: str, max_tricks: int | None) -> dict[str, Any]:
+    """An analysis that takes two seconds of a worker, whatever the game."""
+    time.sleep(2.0)
+    return {"hands": [{"number": number} for number in sorted(hands or {0})]}
+
+
+def test_analyses_run_a_slot_at_a_time_beside_the_decisions(thinkers: RayThinkers,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """On Ray the analyses' lane is their bound (one here, of the cluster's two CPUs): two analyses
+    run one after the other, and a decision asked meanwhile has the other CPU at once."""
+    assert thinkers.analysis_slots == 1
+    monkeypatch.setattr(analyses, "analysis_of", sleepy_analysis)
+    view = first_views("israeli", 1)[0]
+
+    async def record() -> dict[str, Any]:
+        return {}
+
+    async def run() -> tuple[float, float]:
+        jobs = AnalysisJobs(thinkers)
+        began = time.monotonic()
+        both = asyncio.gather(jobs.answer(("game", 1), record), jobs.answer(("game", 2), record))
+        await asyncio.sleep(0.5)
+        asked = time.monotonic()
+        decided = await thinkers.decide(make_bot("basic"), view)
+        assert not decided.stand_in
+        decision = time.monotonic() - asked
+        assert list(await both) == [{"hands": [{"number": 1}]}, {"hands": [{"number": 2}]}]
+        return decision, time.monotonic() - began
+
+    decision, analysed = asyncio.run(run())
+    assert analysed >= 4.0, f"the two analyses took {analysed:.1f} s: they ran at once"
+    assert decision < 1.5, f"the decision took {decision:.1f} s beside the analyses"

@@ -6,25 +6,25 @@ table's game is shown to its players, its creator and holders of its invite, as 
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from sqlalchemy import RowMapping
 from sqlalchemy.engine import Connection
+from starlette.concurrency import run_in_threadpool
 
-from israeli_whist.bots.analysis import analysis_json, analyze_record
 from israeli_whist.bots.dd import SolverUnavailableError
 from israeli_whist.server import history, playerstats, ratings
 from israeli_whist.server.access import may_see, stored_visibility
+from israeli_whist.server.analyses import AnalysisJobs
 from israeli_whist.server.auth import session_user
 from israeli_whist.server.db import Store
 from israeli_whist.server.inputs import RowNumber
+from israeli_whist.server.limits import count_request
 from israeli_whist.server.replies import Refused
-from israeli_whist.server.workers import Thinkers
 
 router = APIRouter(prefix="/api")
 
@@ -71,98 +71,46 @@ def game_record(table_id: str, request: Request, invite: str | None = None) -> d
         return history.game_record(c, visible_finished_game(c, request, table_id, invite))
 
 
-ANALYSIS_BOT = "expert"
-ANALYSIS_MAX_TRICKS: int | None = None  # None: the analysis's default for the game's search
-ANALYSES_KEPT = 16
-
-
-class AnalysisCache:
-    """The last few games analysed: the analysis of a finished game never changes, and takes
-    the search seconds a hand (about two minutes for a 12-hand Israeli Whist game, every card of
-    every hand), so a second look at a replay should not pay for it again."""
-
-    def __init__(self, size: int = ANALYSES_KEPT) -> None:
-        self.size = size
-        self.lock = threading.Lock()  # sync endpoints run in a thread pool
-        self.entries: OrderedDict[str, dict[str, Any]] = OrderedDict()
-        self.searching: dict[str, threading.Lock] = {}
-
-    def lock_for(self, key: str) -> threading.Lock:
-        """Held while ``key`` is analysed: a reload during the search waits for it, not a second one."""
-        with self.lock:
-            return self.searching.setdefault(key, threading.Lock())
-
-    def get(self, key: str) -> dict[str, Any] | None:
-        with self.lock:
-            found = self.entries.get(key)
-            if found is not None:
-                self.entries.move_to_end(key)
-            return found
-
-    def put(self, key: str, value: dict[str, Any]) -> None:
-        with self.lock:
-            self.entries[key] = value
-            self.entries.move_to_end(key)
-            self.searching.pop(key, None)
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
-
-
-_MAKING_CACHE = threading.Lock()
-
-
-def analysis_cache(request: Request) -> AnalysisCache:
-    """The app's cache, made on first use (one per app, so that test apps do not share one)."""
-    with _MAKING_CACHE:
-        cache: AnalysisCache | None = getattr(request.app.state, "analysis_cache", None)
-        if cache is None:
-            cache = request.app.state.analysis_cache = AnalysisCache()
-    return cache
+def analysis_jobs(request: Request) -> AnalysisJobs:
+    """The app's jobs and kept answers, made on first use (in the event loop: no lock)."""
+    jobs: AnalysisJobs | None = getattr(request.app.state, "analyses", None)
+    if jobs is None:
+        jobs = request.app.state.analyses = AnalysisJobs(request.app.state.hub.thinkers)
+    return jobs
 
 
 @router.get("/games/{table_id}/analysis")
-def game_analysis(table_id: str, request: Request, invite: str | None = None,
-                  hand: RowNumber | None = None) -> dict[str, Any]:
+async def game_analysis(table_id: str, request: Request, invite: str | None = None,
+                        hand: RowNumber | None = None) -> dict[str, Any]:
     """What the search says of every card played, and the bot's calls and bids beside the players'.
     ``hand``: that hand only (its number), so that a page can show each hand as it is done, with
-    its progress, rather than wait for the whole game. The search runs on the bot workers
-    (``israeli_whist.server.workers``); this plain ``def`` waits for it in FastAPI's thread pool, so the
-    event loop does not."""
-    cache = analysis_cache(request)
-    key = table_id if hand is None else f"{table_id}#{hand}"
-    with connection(request) as c:
-        row = visible_finished_game(c, request, table_id, invite)  # checked on every request, cached or not
-        found = cache.get(key) or (None if hand is None else one_hand(cache.get(table_id), hand))
-        if found is not None:
-            return found
-        record = history.game_record(c, row)
-    # Searched outside the database transaction, which it would hold for tens of seconds.
-    with cache.lock_for(key):
-        found = cache.get(key)
-        if found is None:
-            hands = None if hand is None else {hand}
-            thinkers: Thinkers = request.app.state.hub.thinkers
-            try:
-                found = thinkers.submit(analysis_of, record, hands).result()
-            except SolverUnavailableError as missing:  # installed without a C compiler
-                raise Refused(503, "no_analysis", f"Analysis is not available on this server: {missing}") from missing
-            if not found["hands"]:
-                raise HTTPException(404, f"The game has no hand {hand}")
-            cache.put(key, found)
+    its progress, rather than wait for the whole game. One shared job per game and hand, in the
+    analyses' own lane of the bot workers (``israeli_whist.server.analyses``); a request that would
+    wait for one is counted as ``analyses`` (429 past the limit), a known answer is not."""
+    jobs = analysis_jobs(request)
+    key = (table_id, hand)
+
+    def visible() -> RowMapping:
+        with connection(request) as c:
+            return visible_finished_game(c, request, table_id, invite)
+
+    row = await run_in_threadpool(visible)  # checked on every request, known or not
+    found = jobs.known(key)
+    if found is None:
+        jobs.check_room(key)  # before it is counted: a request refused for the server's load is not the asker's
+        count_request(request, "analyses")
+
+        def record() -> dict[str, Any]:
+            with connection(request) as c:
+                return history.game_record(c, row)
+
+        try:
+            found = await jobs.answer(key, partial(run_in_threadpool, record))
+        except SolverUnavailableError as missing:  # installed without a C compiler
+            raise Refused(503, "no_analysis", f"Analysis is not available on this server: {missing}") from missing
+    if not found["hands"]:
+        raise HTTPException(404, f"The game has no hand {hand}")
     return found
-
-
-def analysis_of(record: dict[str, Any], hands: set[int] | None) -> dict[str, Any]:
-    """The analysis of a game record as the page reads it: a job for the bot workers."""
-    return analysis_json(analyze_record(record, bot=ANALYSIS_BOT, max_tricks=ANALYSIS_MAX_TRICKS, hands=hands))
-
-
-def one_hand(whole: dict[str, Any] | None, number: int) -> dict[str, Any] | None:
-    """One hand's answer cut from the whole game's, when that is known already."""
-    if whole is None:
-        return None
-    hands = [h for h in whole["hands"] if h["number"] == number]
-    return {**whole, "hands": hands} if hands else None
 
 
 @router.get("/leaderboard")

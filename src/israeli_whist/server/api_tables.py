@@ -21,6 +21,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, HTTPException, Request, WebSocket, WebSocketDisconnect
 from pydantic import Field
+from starlette.websockets import WebSocketDisconnected
 
 from israeli_whist.server.access import live_visibility, may_see
 from israeli_whist.server.auth import require_user, session_user, sessions_of, signed_in
@@ -189,7 +190,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
                     reply = error(None, "internal", "The server failed to answer this message")
             if reply is not None:
                 await send(reply)
-    except WebSocketDisconnect:
+    except (WebSocketDisconnect, WebSocketDisconnected):
+        # The client went: found by a receive, or by a send to the closed socket. Starlette 1.x raises
+        # WebSocketDisconnect for the send that finds it closed, and WebSocketDisconnected (a
+        # RuntimeError) for every send after that one (a broadcast may have found it first).
         pass
     finally:
         sessions.unwatch(session, close_signed_out)

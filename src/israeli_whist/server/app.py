@@ -16,6 +16,7 @@ from sqlalchemy import text
 
 import israeli_whist
 from israeli_whist.server import api_history, api_levels, api_players, api_rules, api_sheets, api_tables
+from israeli_whist.server.bodylimit import BodyLimit
 from israeli_whist.server.cluster import Cluster
 from israeli_whist.server.db import Store, is_postgresql
 from israeli_whist.server.guard import BrowserGuard
@@ -50,7 +51,8 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
             cluster = Cluster(store, settings.database_url, settings.node_name, settings.lease_seconds)
             await cluster.start()
         hub = Hub(store, settings.bot_delay, settings.grace_seconds,
-                  make_thinkers(settings.bot_workers, settings.bot_deadline, settings.ray_address), cluster)
+                  make_thinkers(settings.bot_workers, settings.bot_deadline, settings.ray_address,
+                                settings.analysis_workers), cluster)
         hub.resume()
         app.state.store, app.state.hub = store, hub
         app.state.sessions = sessions = Sessions(store, clock)
@@ -74,7 +76,9 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
     app.add_middleware(GZipMiddleware, minimum_size=2048)
     # Outside the sessions: a request from another site's page is refused before anything is looked up.
     app.add_middleware(BrowserGuard, allowed=settings.allowed_origins)
-    install_security_headers(app, settings.https_only)  # last: the outermost, round every answer
+    # Outside the guard: a body past the limit is refused before anything else reads it.
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    install_security_headers(app, settings.https_only)  # last: the outermost, round every answer (a 413 too)
     for part in (api_players, api_tables, api_history, api_sheets, api_rules, api_levels):
         app.include_router(part.router)
 

@@ -1,5 +1,5 @@
 """Limits on what costs the server to make: new tables, guests and accounts, sign-in attempts,
-and the number of unfinished tables one user may have.
+analyses of games (those not known yet), and the number of unfinished tables one user may have.
 
 Each kind of request is counted twice in a sliding window (the times of the requests let
 through), once for the session and once for the address. A request goes through only when both
@@ -35,9 +35,9 @@ from israeli_whist.server.replies import Refused
 from israeli_whist.server.settings import Limit, RateLimits
 
 Clock = Callable[[], float]
-Kind = Literal["tables", "guests", "accounts", "logins"]
+Kind = Literal["tables", "guests", "accounts", "logins", "analyses"]
 WHAT: dict[Kind, str] = {"tables": "new tables", "guests": "new guests", "accounts": "new accounts",
-                         "logins": "sign-in attempts"}
+                         "logins": "sign-in attempts", "analyses": "analysis requests"}
 SESSION_KEY = "rate_id"  # the session's random id, in its cookie
 
 
@@ -118,13 +118,18 @@ def address_of(request: Request) -> str:
     return request.client.host if request.client is not None else "unknown"
 
 
+def count_request(request: Request, kind: Kind) -> None:
+    """Count the request as ``kind`` (429 when a count is full). Called in the event loop only: the
+    windows are changed by one coroutine at a time, without a lock."""
+    limiter: RateLimiter = request.app.state.limiter
+    limiter.hit(kind, session_of(request), address_of(request))
+
+
 def rate_limited(kind: Kind) -> Callable[[Request], Awaitable[None]]:
-    """A route dependency counting the request as ``kind``. Async so that it runs in the event
-    loop: the windows are changed by one coroutine at a time, without a lock."""
+    """A route dependency counting every request as ``kind``; async, so that it runs in the event loop."""
 
     async def check(request: Request) -> None:
-        limiter: RateLimiter = request.app.state.limiter
-        limiter.hit(kind, session_of(request), address_of(request))
+        count_request(request, kind)
 
     return check
 

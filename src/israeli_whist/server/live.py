@@ -168,7 +168,13 @@ class LiveTable:
         if seat.grace is not None:
             seat.grace.cancel()
             seat.grace = None
-        handed_back, seat.away = seat.away, False  # handed back: the stand-in stops at once
+        handed_back = seat.away
+        if handed_back:
+            # Handed back under the table's lock, which ``act`` holds from its checks until the action
+            # is stored: a stand-in's move already being stored lands first (and the player is shown
+            # it), and one that comes later is refused by ``act``, which finds the seat no longer away.
+            async with self.lock:
+                seat.away = not seat.connections  # still away if they left again while this waited
         if arrived or handed_back:
             # Everyone sees the seat connected again (this connection gets its first state too).
             await self.broadcast()
@@ -214,6 +220,12 @@ class LiveTable:
 
     async def act(self, seat_number: int, action: Any, version: Any, by_bot: bool = False) -> int:
         """Take ``action`` for ``seat_number`` if every check passes; returns the new version."""
+        return await self._take(seat_number, action, version, by_bot)
+
+    async def _take(self, seat_number: int, action: Any, version: Any, by_bot: bool,
+                    while_bot_plays: bool = False) -> int:
+        """``act``; with ``while_bot_plays``, a bot's move taken only if a bot still plays the seat: a
+        stand-in's move is dropped once its player is back, however long the bot thought."""
         async with self.lock:
             match = self.match
             if match.over:
@@ -225,6 +237,8 @@ class LiveTable:
             if version != self.version:
                 raise ActionRefused("stale", f"The table has moved on (version {self.version}): here is the "
                                              "current state")
+            if while_bot_plays and not self._bot_plays(self.seats[seat_number]):
+                raise ActionRefused("stale", f"Seat {seat_number + 1}'s player is back: the bot's move is dropped")
             if action.__class__ is not int:
                 raise ActionRefused("malformed", "An action is a number from the legal list")
             try:
@@ -275,7 +289,7 @@ class LiveTable:
             return
         seat = self.seats[self.match.current_player]
         loop = asyncio.get_running_loop()
-        if seat.is_bot or seat.away:
+        if self._bot_plays(seat):
             if self.turn_task is None or self.turn_task.done():
                 self.turn_task = loop.create_task(self._bot_turn())
         elif self.row.move_timer:
@@ -292,7 +306,11 @@ class LiveTable:
 
     def _playing_bots(self) -> dict[int, Bot]:
         """The bots that act now: at bot seats, and the stand-ins of players away from theirs."""
-        return {seat.number: self.bots[seat.number] for seat in self.seats if seat.is_bot or seat.away}
+        return {seat.number: self.bots[seat.number] for seat in self.seats if self._bot_plays(seat)}
+
+    @staticmethod
+    def _bot_plays(seat: Seat) -> bool:
+        return seat.is_bot or seat.away
 
     async def _bot_turn(self) -> None:
         """The bots' turns, one action at a time: between steps the table waits
@@ -314,8 +332,8 @@ class LiveTable:
             if self.version != version:  # a person acted for the seat meanwhile: look again
                 continue
             try:
-                await self.act(seat_number, action, version, by_bot=True)
-            except ActionRefused as refused:  # a person acted first for this seat: carry on
+                await self._take(seat_number, action, version, by_bot=True, while_bot_plays=True)
+            except ActionRefused as refused:  # a person acted first for this seat, or came back: carry on
                 log.info("table %s: bot action refused: %s", self.id, refused)
             await asyncio.sleep(0)  # let messages out between bot moves
 

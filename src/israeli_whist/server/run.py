@@ -58,17 +58,20 @@ def run_server(host: str, port: int, database_url: str | None, grace: float, bot
                 "bots in threads of this process")
     print(f"whist: serving on http://{host}:{port}  (database: {safe_url(settings.database_url)}; {thinking})",
           flush=True)
-    serve_until_stopped(create_app(settings), host, port, log_level)
+    serve_until_stopped(create_app(settings), host, port, log_level, settings.max_message_bytes)
 
 
-def serve_until_stopped(app: FastAPI, host: str, port: int, log_level: str) -> None:
+def serve_until_stopped(app: FastAPI, host: str, port: int, log_level: str, max_message_bytes: int) -> None:
     """uvicorn, until Ctrl-C or SIGTERM. uvicorn stops gracefully on either, then raises the signal
     again under the handler it found: SIGTERM's default would end the process there, before its
     exit's clean-up (the bot workers' semaphores are then reported leaked). Here SIGTERM ends it
-    as a normal exit does, with status 0, as Ctrl-C does."""
+    as a normal exit does, with status 0, as Ctrl-C does.
+
+    uvicorn's own limit on a WebSocket message is the app's (its default, 16 MiB, would be read
+    whole before the app refused it): a larger frame closes the connection with code 1009."""
     previous = signal.signal(signal.SIGTERM, _exit_now)
     try:
-        uvicorn.run(app, host=host, port=port, log_config=log_config(log_level))
+        uvicorn.run(app, host=host, port=port, log_config=log_config(log_level), ws_max_size=max_message_bytes)
     finally:
         signal.signal(signal.SIGTERM, previous)
 

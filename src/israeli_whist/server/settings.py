@@ -82,16 +82,19 @@ class RateLimits:
     accounts: Limit | None = Limit(3, 10, 3600)
     # Ten tries in five minutes for a forgotten password; slows guessing to a crawl.
     logins: Limit | None = Limit(10, 30, 300)
+    # Analyses not yet known (a known one is free): the replay page asks for one hand at a time,
+    # each seconds of search, so a minute of a page is a dozen; 20 leaves room for a second tab.
+    analyses: Limit | None = Limit(20, 60, 60)
 
     @classmethod
     def off(cls) -> RateLimits:
-        return cls(tables=None, guests=None, accounts=None, logins=None)
+        return cls(**{f.name: None for f in fields(cls)})
 
     def specs(self) -> str:
         """These limits as ``changed`` reads them.
 
         >>> RateLimits(accounts=None).specs()
-        'tables=10,30,60 guests=5,30,600 accounts=off logins=10,30,300'
+        'tables=10,30,60 guests=5,30,600 accounts=off logins=10,30,300 analyses=20,60,60'
         """
         return " ".join(f"{f.name}=" + ("off" if (limit := getattr(self, f.name)) is None else
                                         f"{limit.per_session},{limit.per_address},{limit.seconds}")
@@ -154,7 +157,12 @@ class ServerSettings:
     bot_delay: float = 0.8
     # Session cookies only over HTTPS; off by default because the default address is plain http.
     https_only: bool = False
+    # The largest WebSocket message (a client's message is an action, a sync or a ping: tens of bytes).
     max_message_bytes: int = 4096
+    # The largest request body (israeli_whist.server.bodylimit). The largest legitimate one is a few
+    # kilobytes: a Whistiti sheet or table of seven players with 40-character names, written as
+    # JSON escapes, and its own schedule of a thousand hands, about 5.4 KB (tests/server/test_bodylimit.py).
+    max_body_bytes: int = 16 * 1024
     rate_limits: RateLimits = field(default_factory=RateLimits)
     # Unfinished tables one user may have made; None: no cap. A table counts until its game ends.
     max_open_tables: int | None = 10
@@ -163,6 +171,9 @@ class ServerSettings:
     bot_workers: int = 0
     # Seconds a bot decision may take before the basic bot moves instead.
     bot_deadline: float = 5.0
+    # Game analyses that run at once, in a lane of their own beside the bots' (israeli_whist.server.workers);
+    # None: a quarter of the bot workers, at least one.
+    analysis_workers: int | None = None
     # A Ray cluster's address (``ray://host:10001`` or ``auto``): the bots think on its workers,
     # on other machines too, instead of in ``bot_workers`` local processes.
     ray_address: str | None = None

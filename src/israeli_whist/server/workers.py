@@ -16,6 +16,12 @@ a table never hangs on a bot. Each of these is logged.
 Why processes: the bots' Python holds the GIL, so threads of one process think one at a time
 on one core, and a few dozen searching bots slow every table of that process. Processes use
 every core and leave the web process free to answer people.
+
+Analyses (``israeli_whist.server.analyses``) take minutes, so they have a lane of their own: a
+decision never waits behind one. With processes, their own workers (started at the first
+analysis), at the lowest priority, so that they run on what the bots and the web process leave;
+with threads, their own threads; on Ray, tasks of their own (``israeli_whist.server.workers_ray``).
+``analysis_slots`` says how many run at once; ``israeli_whist.server.analyses`` keeps to it.
 """
 
 from __future__ import annotations
@@ -66,25 +72,36 @@ def decide(bot: Bot, view: SeatView) -> tuple[Action, Bot]:
 # How much a worker process yields the CPU to the web process (os.nice): when the bots keep
 # every core busy, people's actions are still answered at once and the bots fall behind instead.
 WORKER_NICENESS = 10
+# An analysis worker's: the most there is, so that the bots' workers come first too.
+ANALYSIS_NICENESS = 19
 
 
-def warm_up(web_process: int) -> int:
+def default_analysis_workers(bot_workers: int) -> int:
+    """Analyses that run at once beside ``bot_workers``: a quarter as many, and at least one.
+
+    >>> default_analysis_workers(0), default_analysis_workers(2), default_analysis_workers(16)
+    (1, 1, 4)
+    """
+    return max(1, bot_workers // 4)
+
+
+def warm_up(web_process: int, niceness: int = WORKER_NICENESS) -> int:
     """Run once in each new worker: the bots' modules imported before the first decision waits for
-    them, the process put below the web process in the CPU's queue, and a watch that ends it with
-    the web process."""
+    them, the process put ``niceness`` below the web process in the CPU's queue, and a watch that
+    ends it with the web process."""
     import israeli_whist.bots.expert  # imported for its cost now, rather than during the first decision
     import israeli_whist.bots.registry  # noqa: F401
 
     if hasattr(os, "nice"):
-        os.nice(WORKER_NICENESS)
+        os.nice(niceness)
     threading.Thread(target=exit_with, args=(web_process,), name="whist-parent-watch", daemon=True).start()
     return os.getpid()
 
 
 def ignore_interrupts() -> None:
     """A worker ignores Ctrl-C, which a terminal sends to the whole process group: the web process
-    stops its workers itself (``ProcessThinkers.close``), and a worker interrupted would print a
-    traceback from the middle of its wait for work."""
+    stops its workers itself (``Lane.close``), and a worker interrupted would print a traceback
+    from the middle of its wait for work."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -110,9 +127,14 @@ class Decided:
 class Thinkers(Protocol):
     """The bots' and the analyses' place to run."""
 
+    # Analyses that may run at once, each in its own worker of the analyses' lane.
+    analysis_slots: int
+
     async def decide(self, bot: Bot, view: SeatView) -> Decided: ...
 
-    def submit(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]: ...
+    def submit(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
+        """A long job (an analysis) in the analyses' lane, never ahead of a decision."""
+        ...
 
     def close(self) -> None: ...
 
@@ -126,9 +148,11 @@ class ThreadThinkers:
     """Decisions in threads of the web process (``--bot-workers 0``): no processes to start, and
     the bots' Python shares the web process's core."""
 
-    def __init__(self, deadline: float = DEFAULT_DEADLINE) -> None:
+    def __init__(self, deadline: float = DEFAULT_DEADLINE, analysis_workers: int = 1) -> None:
         self.deadline = deadline
-        self.jobs = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="whist-job")
+        self.analysis_slots = analysis_workers
+        # The analyses' own threads: decisions run in the event loop's default executor, never behind them.
+        self.jobs = concurrent.futures.ThreadPoolExecutor(analysis_workers, thread_name_prefix="whist-analysis")
 
     async def decide(self, bot: Bot, view: SeatView) -> Decided:
         try:
@@ -150,7 +174,7 @@ class ThreadThinkers:
 class Worker:
     """One worker process (an executor of one process, so that its death breaks only its own work)."""
 
-    def __init__(self, number: int) -> None:
+    def __init__(self, number: int, niceness: int = WORKER_NICENESS) -> None:
         self.number = number
         # Spawned, so that the worker is the web process's own child (its watch sees the web process
         # die), and starts clean of the web process's threads and connections.
@@ -159,7 +183,7 @@ class Worker:
                                                                initializer=ignore_interrupts)
         self.in_hand = 0  # decisions and jobs sent and not yet answered
         self.counting = threading.Lock()  # answers are counted in the executor's own thread
-        self.started = self.executor.submit(warm_up, os.getpid())
+        self.started = self.executor.submit(warm_up, os.getpid(), niceness)
 
     def pid(self, timeout: float = 30.0) -> int:
         """The worker's process id (waits for it to have started)."""
@@ -180,15 +204,16 @@ class Worker:
         self.executor.shutdown(wait=False, cancel_futures=True)
 
 
-class ProcessThinkers:
-    """Decisions and jobs in ``count`` worker processes."""
+class Lane:
+    """``count`` worker processes at one priority (``niceness``), each sent work while it has the
+    least in hand; started at once, or (``lazy``) one at a time, as the work finds the others busy."""
 
-    def __init__(self, count: int, deadline: float = DEFAULT_DEADLINE) -> None:
+    def __init__(self, count: int, niceness: int = WORKER_NICENESS, lazy: bool = False, name: str = "bot") -> None:
         if count < 1:
-            raise ValueError(f"A pool of bot workers has at least one process, not {count}")
-        self.deadline = deadline
-        self.lock = threading.Lock()  # jobs are submitted from FastAPI's threads as well as the event loop
-        self.workers = [Worker(number) for number in range(count)]
+            raise ValueError(f"A pool of {name} workers has at least one process, not {count}")
+        self.count, self.niceness, self.name = count, niceness, name
+        self.lock = threading.Lock()  # work is sent from the event loop and from the executors' threads
+        self.workers = [] if lazy else [Worker(number, niceness) for number in range(count)]
         self.replaced = 0  # workers found dead and started again
         self.closed = False  # set by close: the server is stopping
 
@@ -198,6 +223,9 @@ class ProcessThinkers:
     def _least_busy(self, avoid: set[int]) -> Worker:
         with self.lock:
             pool = [w for w in self.workers if w.number not in avoid] or self.workers
+            if not self.closed and len(self.workers) < self.count and all(w.in_hand for w in pool):
+                self.workers.append(Worker(len(self.workers), self.niceness))
+                return self.workers[-1]
             return min(pool, key=lambda worker: worker.in_hand)
 
     def _replace(self, dead: Worker) -> None:
@@ -205,9 +233,9 @@ class ProcessThinkers:
             if self.closed or self.workers[dead.number] is not dead:  # stopping, or replaced already
                 return
             dead.close()
-            self.workers[dead.number] = Worker(dead.number)
+            self.workers[dead.number] = Worker(dead.number, self.niceness)
             self.replaced += 1
-        log.warning("bot worker %d died; a new one is started", dead.number)
+        log.warning("%s worker %d died; a new one is started", self.name, dead.number)
 
     def _send(self, avoid: set[int], job: Callable[..., T], *args: Any) -> tuple[Worker, concurrent.futures.Future[T]]:
         """The job sent to the least busy worker not in ``avoid``; a worker already found broken is
@@ -218,6 +246,62 @@ class ProcessThinkers:
                 return worker, worker.submit(job, *args)
             except BrokenProcessPool:
                 self._replace(worker)
+
+    def _idle_beyond(self, tried: set[int]) -> bool:
+        with self.lock:
+            return any(w.in_hand == 0 and w.number not in tried for w in self.workers)
+
+    def submit(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
+        """A job for the least busy worker; if that worker dies, the job is sent again once to
+        another. The caller waits on the future's result."""
+        answer: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def send(avoid: set[int], again: bool) -> None:
+            worker, future = self._send(avoid, job, *args)
+
+            def relay(done: concurrent.futures.Future[T]) -> None:
+                error = done.exception()
+                if isinstance(error, BrokenProcessPool) and again and not self.closed:
+                    self._replace(worker)
+                    send(avoid | {worker.number}, False)
+                elif error is not None:
+                    answer.set_exception(error)
+                else:
+                    answer.set_result(done.result())
+
+            future.add_done_callback(relay)
+
+        send(set(), True)
+        return answer
+
+    def close(self) -> None:
+        """Stop every worker process and wait for it to end (at the server's exit): a pool left to
+        the interpreter's exit makes it warn of leaked semaphores, or write to a closed pipe. Work
+        not begun is dropped; a worker still thinking is ended at once, as workers hold no table's
+        state, so that stopping the server never waits for a long analysis. (One shutdown that
+        waits: a first one that does not would let go of the executor's thread, and a second one
+        would then have nothing to wait for.)"""
+        with self.lock:
+            self.closed = True  # a worker ended here is not replaced, nor its job sent again
+            workers = list(self.workers)
+        for worker in workers:
+            started = worker.started
+            if worker.in_hand and started.done() and not started.cancelled() and started.exception() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(started.result(), signal.SIGTERM)
+        for worker in workers:
+            worker.executor.shutdown(wait=True, cancel_futures=True)
+
+
+class ProcessThinkers(Lane):
+    """Decisions in ``count`` worker processes (this lane), and jobs in ``analysis_workers`` processes
+    of their own at the lowest priority (``analyses``), started at the first job."""
+
+    def __init__(self, count: int, deadline: float = DEFAULT_DEADLINE, analysis_workers: int = 1) -> None:
+        super().__init__(count)
+        self.deadline = deadline
+        self.analyses = Lane(analysis_workers, ANALYSIS_NICENESS, lazy=True, name="analysis")
+        self.analysis_slots = analysis_workers
 
     async def decide(self, bot: Bot, view: SeatView) -> Decided:
         """The decision from the least busy worker. If it has not answered by half the deadline and
@@ -262,47 +346,9 @@ class ProcessThinkers:
                 answer.cancel()
         return stand_in_decision(bot, view, f"no decision from the bot workers in {self.deadline:g} s")
 
-    def _idle_beyond(self, tried: set[int]) -> bool:
-        with self.lock:
-            return any(w.in_hand == 0 and w.number not in tried for w in self.workers)
-
     def submit(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
-        """A job (an analysis) for the least busy worker; if that worker dies, the job is sent again
-        once to another. The caller waits on the future's result."""
-        answer: concurrent.futures.Future[T] = concurrent.futures.Future()
-
-        def send(avoid: set[int], again: bool) -> None:
-            worker, future = self._send(avoid, job, *args)
-
-            def relay(done: concurrent.futures.Future[T]) -> None:
-                error = done.exception()
-                if isinstance(error, BrokenProcessPool) and again and not self.closed:
-                    self._replace(worker)
-                    send(avoid | {worker.number}, False)
-                elif error is not None:
-                    answer.set_exception(error)
-                else:
-                    answer.set_result(done.result())
-
-            future.add_done_callback(relay)
-
-        send(set(), True)
-        return answer
+        return self.analyses.submit(job, *args)
 
     def close(self) -> None:
-        """Stop every worker process and wait for it to end (at the server's exit): a pool left to
-        the interpreter's exit makes it warn of leaked semaphores, or write to a closed pipe. Work
-        not begun is dropped; a worker still thinking is ended at once, as workers hold no table's
-        state, so that stopping the server never waits for a long analysis. (One shutdown that
-        waits: a first one that does not would let go of the executor's thread, and a second one
-        would then have nothing to wait for.)"""
-        with self.lock:
-            self.closed = True  # a worker ended here is not replaced, nor its job sent again
-            workers = list(self.workers)
-        for worker in workers:
-            started = worker.started
-            if worker.in_hand and started.done() and not started.cancelled() and started.exception() is None:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(started.result(), signal.SIGTERM)
-        for worker in workers:
-            worker.executor.shutdown(wait=True, cancel_futures=True)
+        super().close()
+        self.analyses.close()

@@ -34,10 +34,13 @@ class RayThinkers:
     """Decisions and jobs as Ray tasks on the cluster at ``address`` (``auto``: the one this
     machine belongs to). Connects at once: a wrong address is refused before the server starts."""
 
-    def __init__(self, address: str, deadline: float) -> None:
+    def __init__(self, address: str, deadline: float, analysis_workers: int = 1) -> None:
         import ray
 
         self.deadline = deadline
+        # Analyses are tasks of their own, at most this many at once from this node
+        # (``israeli_whist.server.analyses`` keeps to it): the cluster's other CPUs stay the bots'.
+        self.analysis_slots = analysis_workers
         self.session = RaySession(address)
         self.session.connect()  # RayBackendError (a ValueError) with the reason where it cannot
         self.task = ray.remote(max_retries=RETRIES, retry_exceptions=False)(_run)

@@ -74,7 +74,8 @@ const whist = (() => {
     return code && key in translations.en ? t(key, { detail: `\u2068${message}\u2069` }) : message;
   }
 
-  // JSON API call; throws an Error carrying the refusal's text (see errorText) and code on failure.
+  // JSON API call; throws an Error carrying the refusal's text (see errorText) and code on failure,
+  // and the seconds of its Retry-After (a 429, or a busy 503) where it has one, else 0.
   // A change (any method but GET) carries X-Whist-Request, which no other site's form can send:
   // the server refuses a change without it or a JSON body (docs/server-protocol.md).
   async function api(path, options = {}) {
@@ -91,6 +92,7 @@ const whist = (() => {
       const error = new Error(errorText(data.code, detail || response.statusText));
       error.status = response.status;
       error.code = data.code || "";
+      error.retryAfter = Number(response.headers.get("Retry-After")) || 0;
       throw error;
     }
     return data;

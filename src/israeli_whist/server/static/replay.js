@@ -12,6 +12,7 @@ whist.ready.then(() => {
   let analysis = null; // the search's verdicts, loaded after the replay: it may take a while
   let analysisError = null;
   let analysing = null; // the number of the hand being analysed, if one is
+  let askAgainAt = null; // when the server said to ask for it again (Date.now() time), while the page waits
   let hand = 0; // index into game.hands
   let step = 0; // index into that hand's steps
 
@@ -51,6 +52,10 @@ whist.ready.then(() => {
         const found = await whist.api(base + next);
         analysis = analysis ? { ...analysis, hands: [...analysis.hands, ...found.hands] } : found;
       } catch (error) {
+        if (error.retryAfter > 0) { // too many asked from here (429), or the server's hands full (503)
+          await waitToAskAgain(error.retryAfter);
+          continue;
+        }
         analysisError = error.message;
         break;
       } finally {
@@ -61,14 +66,33 @@ whist.ready.then(() => {
     render();
   }
 
+  // The wait the server asked for, counted down on the screen, before the same hand is asked again.
+  async function waitToAskAgain(seconds) {
+    askAgainAt = Date.now() + seconds * 1000;
+    const tick = setInterval(render, 1000);
+    render();
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    clearInterval(tick);
+    askAgainAt = null;
+  }
+
+  // What the page is doing about the analysis of hand n: analysing it, or waiting to ask again.
+  function progressText(n) {
+    const done = analysis ? analysis.hands.length : 0;
+    if (askAgainAt !== null) {
+      return whist.t("an.waiting", { n, seconds: Math.max(1, Math.ceil((askAgainAt - Date.now()) / 1000)) });
+    }
+    return whist.t("an.progress", { n, done, total: game.hands.length });
+  }
+
   function renderProgress() {
     const box = $("analysis-progress");
     const done = analysis ? analysis.hands.length : 0;
     box.hidden = analysing === null;
     box.dataset.done = String(done);
+    box.dataset.waiting = String(askAgainAt !== null);
     if (analysing === null) return;
-    box.replaceChildren(el("span", "", whist.t("an.progress", { n: analysing, done, total: game.hands.length })),
-      el("progress", "", ""));
+    box.replaceChildren(el("span", "", progressText(analysing)), el("progress", "", ""));
     const bar = box.querySelector("progress");
     bar.max = game.hands.length;
     bar.value = done;
@@ -358,8 +382,7 @@ whist.ready.then(() => {
     const found = handAnalysis();
     if (!found) {
       box.textContent = analysisError ? whist.t("an.failed", { message: analysisError })
-        : whist.t("an.progress", { n: analysing ?? game.hands[hand].number, done: analysis ? analysis.hands.length : 0,
-          total: game.hands.length });
+        : progressText(analysing ?? game.hands[hand].number);
       box.classList.add("pending");
       return;
     }
