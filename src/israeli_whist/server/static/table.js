@@ -252,7 +252,8 @@ function renderStatus() {
   } else if (view.phase === "contract") text = whist.t(mine ? "status.your_contract" : "status.contract", { name });
   else if (view.phase === "play") text = whist.t(mine ? "status.your_play" : "status.play", { name });
   else text = whist.t("status.cancelled");
-  if (state.you < 0 && !score.over) text += ` ${whist.t("status.watching")}`;
+  // The statuses are phrases without a full stop: the watcher's note is a sentence after them.
+  if (state.you < 0 && !score.over) text += `. ${whist.t("status.watching")}`;
   $("status").textContent = text;
   $("status").classList.toggle("my-turn", mine);
   document.title = (mine ? "● " : "") + whist.t("page.title");
