@@ -183,14 +183,20 @@ def sheet_with_hands(url: str, cookie: str) -> str:
 
 # axe-core ------------------------------------------------------------------------------------------
 
+PHONE_WIDTH = 700  # the pages' own line between a phone's layout and a wider one (lobby.css)
+
 AXE = Axe()
 
 
 def audit_context(browser: Browser, tour: Tour, page: TourPage, *, locale: str, width: int, height: int,
                   cookie: str | None = None) -> BrowserContext:
     """A browser context for auditing ``page`` in the language of ``locale`` (the pages follow the
-    browser's language), signed in where the page is seen so: as the tour's guest, or ``cookie``'s."""
-    context = browser.new_context(locale=locale, viewport={"width": width, "height": height})
+    browser's language), signed in where the page is seen so: as the tour's guest, or ``cookie``'s.
+    Narrower than ``PHONE_WIDTH``, a phone: touch, and scroll bars that float over the page (a
+    desktop's take room, which a phone's screen never gives up)."""
+    phone = width < PHONE_WIDTH
+    context = browser.new_context(locale=locale, viewport={"width": width, "height": height}, is_mobile=phone,
+                                  has_touch=phone)
     if page.signed_in or cookie is not None:
         context.add_cookies([{"name": COOKIE, "value": cookie or tour.cookie, "url": tour.url}])
     return context

@@ -8,9 +8,9 @@ finished game's replay with its analysis, the history, the leaderboard, the scor
 sheet with hands) are made by ``bench/page_tour.py``, which ``bench/page_audit.py`` shares for
 its figures (moderate and minor violations, and Lighthouse's scores, are in docs/benchmarks.md).
 axe runs under the pages' own Content Security Policy, and a page that breaks the policy, or
-throws, fails its test. The browser shows its scroll bars, as on a desktop. A screenshot of each
-page, whole, is written to ``test-artifacts/screenshots/<viewport>-audit-<page>.png`` for a
-person to look at.
+throws, fails its test. The laptop's browser shows its scroll bars; the phone's float over the
+page, as a phone's do (``page_tour.audit_context``). A screenshot of each page, whole, is written
+to ``test-artifacts/screenshots/<viewport>-audit-<page>.png`` for a person to look at.
 """
 
 from __future__ import annotations
@@ -46,7 +46,8 @@ tour_kit = load_bench("page_tour")
 @pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     """Chromium with its scroll bars, as on a desktop (Playwright hides them): a scroll bar that
-    comes as a page grows past the window moves the page sideways, a jump that must be seen here."""
+    comes as a page grows past the window moves the page sideways, a jump that must be seen here.
+    (A phone's context floats them over the page.)"""
     expect.set_options(timeout=TIMEOUT_MS)  # as tests/conftest.py's browser: a loaded machine is slow
     browser = playwright.chromium.launch(executable_path=chromium_path(), args=["--no-sandbox"],
                                          ignore_default_args=["--hide-scrollbars"])
