@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import shutil
 import socket
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from typing import Any
 
 import psycopg
 import pytest
+from e2e_kit import chromium_path
 from playwright.sync_api import Browser, Playwright, expect, sync_playwright
 from psycopg import sql
 from sqlalchemy.engine import make_url
@@ -24,13 +24,6 @@ from sqlalchemy.engine import make_url
 from israeli_whist.server.settings import Limit, RateLimits, ServerSettings
 
 WHIST = [sys.executable, "-m", "israeli_whist.cli"]  # the whist command, from this checkout
-
-
-def chromium_path() -> str:
-    path = os.environ.get("WHIST_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    if not path:
-        raise RuntimeError("End-to-end tests need Debian's chromium package (apt-get install chromium)")
-    return path
 
 
 def free_port() -> int:

@@ -1,6 +1,7 @@
 """Every answer carries the security headers (``israeli_whist.server.headers``): every page, every
 static file, the API, its refusals (a route's, a validation's, the guard's), a 404, a 405, a
-refused WebSocket handshake and a fault of ours; HSTS only behind HTTPS (``--secure-cookies``)."""
+refused WebSocket handshake and a fault of ours; HSTS only behind HTTPS (``--secure-cookies``).
+Pages and static files are asked for again each time (``Cache-Control: no-cache``)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from httpx2 import Response
 from server_kit import create_table, sign_in, use
 from starlette.testclient import WebSocketDenialResponse
 
-from israeli_whist.server.app import PAGES, STATIC, create_app
+from israeli_whist.server.app import PAGES, REVALIDATE, STATIC, create_app
 from israeli_whist.server.headers import CONTENT_SECURITY_POLICY
 from israeli_whist.server.settings import ServerSettings
 
@@ -77,6 +78,21 @@ def test_every_answer_carries_the_headers(client: TestClient) -> None:
             assert answer.headers.get(name) == value, (what, answer.status_code, name)
         hsts = answer.headers.get("strict-transport-security")
         assert hsts == ("max-age=31536000" if https_only else None), what
+
+
+def test_pages_and_static_files_are_asked_for_again_each_time(client: TestClient) -> None:
+    """No guess by the browser of how long its copy is good for (heuristic caching, which could run
+    an old script against an upgraded server): it asks each time, and a static file that has not
+    changed answers 304, with the same headers."""
+    found = answers(client)
+    files = {what: answer for what, answer in found.items() if what in PAGES or what.startswith("/static/")}
+    assert len(files) >= 25 and all(answer.status_code == 200 for answer in files.values())
+    for what, answer in files.items():
+        assert answer.headers.get("cache-control") == REVALIDATE == "no-cache", what
+    again = client.get("/static/common.js", headers={"if-none-match": found["/static/common.js"].headers["etag"]})
+    assert again.status_code == 304 and again.headers["cache-control"] == "no-cache"
+    for name, value in EVERY_ANSWER.items():
+        assert again.headers[name] == value
 
 
 def test_a_refused_socket_handshake_carries_them_too(client: TestClient) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -13,6 +14,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
+from starlette.types import Scope
 
 import israeli_whist
 from israeli_whist.server import api_history, api_levels, api_players, api_rules, api_sheets, api_tables
@@ -33,6 +35,11 @@ STATIC = Path(__file__).with_name("static")
 PAGES = {"/": "index.html", "/table/{table_id}": "table.html", "/replay/{table_id}": "replay.html",
          "/history": "history.html", "/leaderboard": "leaderboard.html", "/sheet": "sheet.html",
          "/sheet/{sheet_id}": "sheet.html"}
+
+# Pages and static files keep their names from one version to the next: a browser asks again each
+# time (a 304 while a static file's ETag still matches) rather than guess how long its copy is good
+# for, which after an upgrade would run an old script against the new server.
+REVALIDATE = "no-cache"
 
 # A spade, so that browsers stop asking for a missing icon.
 FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><text x="1" y="14" font-size="15">'
@@ -96,8 +103,18 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
 
     for path, page in PAGES.items():
         app.add_api_route(path, _page(page), include_in_schema=False)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", RevalidatedFiles(directory=STATIC), name="static")
     return app
+
+
+class RevalidatedFiles(StaticFiles):
+    """Static files with ``Cache-Control: no-cache`` (``REVALIDATE``)."""
+
+    def file_response(self, full_path: Any, stat_result: os.stat_result, scope: Scope,
+                      status_code: int = 200) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers["Cache-Control"] = REVALIDATE
+        return response
 
 
 def _page(name: str) -> Any:
@@ -105,6 +122,6 @@ def _page(name: str) -> Any:
         path = STATIC / name
         if not path.exists():
             raise HTTPException(404, "No such page")
-        return FileResponse(path, media_type="text/html")
+        return FileResponse(path, media_type="text/html", headers={"Cache-Control": REVALIDATE})
 
     return page

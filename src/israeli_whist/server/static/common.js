@@ -144,6 +144,12 @@ whist.initTopBar = function initTopBar() {
   whist.applyLanguage();  // the bar's own texts, which may be newer than the page's first pass
 };
 
+// The page's main part is drawn: shown (see main[aria-busy] in style.css). Called by each page once
+// its first drawing is done, whether it drew what it fetched or the error that came instead.
+whist.drawn = function drawn() {
+  for (const main of document.querySelectorAll("main[aria-busy]")) main.removeAttribute("aria-busy");
+};
+
 // A new element: props are properties (className, text for textContent, dataset: {...}) or else
 // attributes; children are nodes or strings, null and undefined skipped. Text never becomes HTML.
 whist.element = function element(tag, props = {}, children = []) {

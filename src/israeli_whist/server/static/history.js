@@ -97,5 +97,5 @@ whist.ready.then(() => {
   finished.startPage(render);
   $("newer").addEventListener("click", () => go(offset - PAGE_SIZE));
   $("older").addEventListener("click", () => go(offset + PAGE_SIZE));
-  load();
+  load().finally(whist.drawn);
 });

@@ -55,5 +55,5 @@ whist.ready.then(() => {
   finished.startPage(render);
   $("newer").addEventListener("click", () => { offset = Math.max(0, offset - PAGE_SIZE); load(); });
   $("older").addEventListener("click", () => { offset += PAGE_SIZE; load(); });
-  load();
+  load().finally(whist.drawn);
 });

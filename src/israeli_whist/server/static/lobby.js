@@ -268,6 +268,7 @@ async function start() {
   }
   showUser();
   await refreshTables();
+  whist.drawn();
   setInterval(() => { if (!document.hidden) refreshTables(); }, REFRESH_MS);
 }
 

@@ -497,5 +497,5 @@ whist.ready.then(() => {
     readPlace();
     render();
   });
-  load();
+  load().finally(whist.drawn);
 });

@@ -587,6 +587,7 @@ function showError(code, message, fades = true) {
   const known = key && whist.t(key) !== key;
   $("error").textContent = known ? whist.t(key) : `${whist.t("error.title")}: ${message}`;
   $("error").dataset.code = code || "";
+  whist.drawn();  // a table refused before its first state: the page says why at once
   clearTimeout(errorTimer);
   if (fades) errorTimer = setTimeout(() => { $("error").textContent = ""; }, ERROR_MS);
 }
@@ -735,6 +736,7 @@ function render() {
   renderScore();
   renderSummary();
   renderStandings();
+  whist.drawn();
 }
 
 async function start() {
