@@ -113,7 +113,8 @@ def test_one_hand_at_a_time_for_a_page_that_shows_its_progress(client: TestClien
         assert response.status_code == 200, response.text
         assert [h["number"] for h in response.json()["hands"]] == [number]
         hands.append(response.json()["hands"][0])
-    assert client.get(f"{path}?hand={max(numbers) + 1}").status_code == 404
+    beyond = client.get(f"{path}?hand={max(numbers) + 1}")
+    assert beyond.status_code == 404 and beyond.json()["code"] == "no_hand"
     assert client.get(f"{path}?hand=-1").status_code == 422
     # Hand by hand, the same verdicts as the whole game at once; and a hand is cut from the whole
     # game's answer, once that is known, with no second search.

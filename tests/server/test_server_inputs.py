@@ -233,7 +233,7 @@ def test_validation_errors_say_why_without_echoing_the_body(client: TestClient) 
     answer = post_raw(client, "/api/guest", {"name": "\u202e"})
     assert answer.json() == {"detail": "A name may not hold an invisible formatting character "
                                        "(U+202E RIGHT-TO-LEFT OVERRIDE)", "code": "name"}
-    assert client.get("/api/nothing-here").json() == {"detail": "Not Found"}
+    assert client.get("/api/nothing-here").json() == {"detail": "Not Found", "code": "not_found"}
 
 
 # 4. Names --------------------------------------------------------------------------------------------

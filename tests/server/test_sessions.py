@@ -22,7 +22,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from israeli_whist.server.app import create_app
 from israeli_whist.server.db import make_engine, sessions
-from israeli_whist.server.sessions import CHECK_SECONDS, SESSION_DAYS, SIGNED_OUT, delete_expired
+from israeli_whist.server.refusals import SocketClosed
+from israeli_whist.server.sessions import CHECK_SECONDS, SESSION_DAYS, delete_expired
 from israeli_whist.server.settings import ServerSettings
 
 
@@ -102,7 +103,7 @@ def test_signing_out_ends_the_session_for_every_copy_of_the_cookie(client: TestC
         assert use(client, ann).post("/api/logout", headers=CHANGE).json() == {"user": None}
         with pytest.raises(WebSocketDisconnect) as closed:
             conn.until(lambda m: False)
-        assert closed.value.code == SIGNED_OUT
+        assert closed.value.code == SocketClosed.SIGNED_OUT
     assert who(client, copy) is None
     assert use(client, copy).post("/api/tables", json={"seats": [{"kind": "human"}] * 4}).status_code == 401
     with connect(client, copy, table_id) as watcher:
@@ -130,7 +131,7 @@ def test_sign_out_everywhere_ends_every_session_of_the_user(client: TestClient) 
         assert answer.json() == {"user": None} and "1970" in answer.headers["set-cookie"]
         with pytest.raises(WebSocketDisconnect) as closed:
             on_laptop.until(lambda m: False)
-        assert closed.value.code == SIGNED_OUT
+        assert closed.value.code == SocketClosed.SIGNED_OUT
         assert others.act(0, 0)["type"] == "error"  # another user's socket is still open (a spectator)
     assert who(client, phone) is None and who(client, laptop) is None
     assert who(client, other) == other.user_id
@@ -172,7 +173,7 @@ def test_a_node_trusts_what_it_read_of_a_session_for_a_bounded_time(app_settings
             sweep(south)
             with pytest.raises(WebSocketDisconnect) as closed:
                 on_south.until(lambda m: False)
-            assert closed.value.code == SIGNED_OUT
+            assert closed.value.code == SocketClosed.SIGNED_OUT
 
 
 def test_a_session_ended_on_one_postgresql_node_is_refused_by_the_other(app_settings: ServerSettings,
@@ -193,5 +194,5 @@ def test_a_session_ended_on_one_postgresql_node_is_refused_by_the_other(app_sett
             sweep(south)
             with pytest.raises(WebSocketDisconnect) as closed:
                 bob_on_south.until(lambda m: m["type"] not in ("state",))
-            assert closed.value.code == SIGNED_OUT
+            assert closed.value.code == SocketClosed.SIGNED_OUT
         assert who(south, ann) == ann.user_id

@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from israeli_whist.bots.analysis import analysis_json, analyze_record
+from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replies import Refused
 from israeli_whist.server.workers import Thinkers
 
@@ -76,7 +77,7 @@ class AnalysisJobs:
     def check_room(self, key: Key) -> None:
         """503 (``analyses_busy``, with ``Retry-After``) if ``key`` would be a new job past the bound."""
         if key not in self.jobs and len(self.jobs) >= self.waiting_at_most:
-            raise Refused(503, "analyses_busy", f"The server is analysing {len(self.jobs)} games already: "
+            raise Refused(503, Refusal.ANALYSES_BUSY, f"The server is analysing {len(self.jobs)} games already: "
                                                 f"try again in {BUSY_RETRY_SECONDS} seconds",
                           headers={"Retry-After": str(BUSY_RETRY_SECONDS)})
 

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Query, Request
 from sqlalchemy import RowMapping
 from sqlalchemy.engine import Connection
 from starlette.concurrency import run_in_threadpool
@@ -24,6 +24,7 @@ from israeli_whist.server.auth import session_user
 from israeli_whist.server.db import Store
 from israeli_whist.server.inputs import RowNumber
 from israeli_whist.server.limits import count_request
+from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replies import Refused
 
 router = APIRouter(prefix="/api")
@@ -41,11 +42,11 @@ def connection(request: Request) -> Iterator[Connection]:
 def visible_finished_game(c: Connection, request: Request, table_id: str, invite: str | None) -> RowMapping:
     row = history.table_row(c, table_id)
     if row is None:
-        raise Refused(404, "no_game", "No such game")
+        raise Refused(404, Refusal.NO_GAME, "No such game")
     if not may_see(stored_visibility(c, row), session_user(request), invite):
-        raise Refused(403, "private", "This game is private: ask for its invite link")
+        raise Refused(403, Refusal.PRIVATE, "This game is private: ask for its invite link")
     if row["status"] != "finished":
-        raise Refused(409, "still_playing", "This game is still being played: its replay opens when it is over")
+        raise Refused(409, Refusal.STILL_PLAYING, "This game is still being played: its replay opens when it is over")
     return row
 
 
@@ -107,9 +108,9 @@ async def game_analysis(table_id: str, request: Request, invite: str | None = No
         try:
             found = await jobs.answer(key, partial(run_in_threadpool, record))
         except SolverUnavailableError as missing:  # installed without a C compiler
-            raise Refused(503, "no_analysis", f"Analysis is not available on this server: {missing}") from missing
+            raise Refused(503, Refusal.NO_ANALYSIS, f"Analysis is not available on this server: {missing}") from missing
     if not found["hands"]:
-        raise HTTPException(404, f"The game has no hand {hand}")
+        raise Refused(404, Refusal.NO_HAND, f"The game has no hand {hand}")
     return found
 
 
@@ -129,7 +130,7 @@ def player_stats(user_id: RowNumber, request: Request) -> dict[str, Any]:
     store: Store = request.app.state.store
     user = store.user(user_id)
     if user is None:
-        raise Refused(404, "no_player", "No such player")
+        raise Refused(404, Refusal.NO_PLAYER, "No such player")
     with connection(request) as c:
         rating = ratings.rating_of(c, user_id)
         rank = ratings.rank_of(c, rating) if rating is not None else None

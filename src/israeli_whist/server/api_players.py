@@ -20,6 +20,7 @@ from israeli_whist.server.db import Store
 from israeli_whist.server.inputs import Body
 from israeli_whist.server.limits import rate_limited
 from israeli_whist.server.passwords import MAX_PASSWORD, hash_password, sign_in_check
+from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replies import Refused
 
 router = APIRouter(prefix="/api")
@@ -85,25 +86,25 @@ async def register(body: AccountIn, request: Request) -> dict[str, Any]:
     check_login(body.login, body.password)
     login, name = body.login.lower(), clean_name(body.name or body.login)
     if await store.off_loop(store.user_by_login, login) is not None:
-        raise Refused(409, "login_taken", "That login is taken")
+        raise Refused(409, Refusal.LOGIN_TAKEN, "That login is taken")
     password_hash = await hashed(request, hash_password, body.password)
     try:
         user_id = await store.off_loop(store.add_user, name, login, password_hash)
     except IntegrityError:  # the same login registered while this one was hashed
-        raise Refused(409, "login_taken", "That login is taken") from None
+        raise Refused(409, Refusal.LOGIN_TAKEN, "That login is taken") from None
     return await signed_in_as(request, user_id)
 
 
 @router.post("/login", dependencies=[Depends(rate_limited("logins"))])
 async def login(body: AccountIn, request: Request) -> dict[str, Any]:
     if len(body.password) > MAX_PASSWORD:  # before any hashing: no account has a longer one
-        raise Refused(422, "password_length", f"A password is at most {MAX_PASSWORD} characters")
+        raise Refused(422, Refusal.PASSWORD_LENGTH, f"A password is at most {MAX_PASSWORD} characters")
     store = store_of(request)
     user = await store.off_loop(store.user_by_login, body.login.lower())
     stored = None if user is None else user["password_hash"]
     right, rehashed = await hashed(request, sign_in_check, body.password, stored)
     if user is None or not right:
-        raise Refused(401, "wrong_login", "Wrong login or password")
+        raise Refused(401, Refusal.WRONG_LOGIN, "Wrong login or password")
     if rehashed is not None:  # made at an older, cheaper cost: stored again at today's
         await store.off_loop(store.set_password_hash, user["id"], rehashed)
     return await signed_in_as(request, user["id"])

@@ -32,6 +32,7 @@ from israeli_whist.server import sheetstore
 from israeli_whist.server.auth import clean_name, require_user, session_user
 from israeli_whist.server.db import Store
 from israeli_whist.server.inputs import Body, RowNumber
+from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replies import Refused
 from israeli_whist.server.sheetstore import HandNumberTaken, SheetRow
 
@@ -63,7 +64,7 @@ def store_of(request: Request) -> Store:
 def row_or_404(store: Store, sheet_id: str) -> SheetRow:
     row = sheetstore.sheet_row(store, sheet_id)
     if row is None:
-        raise Refused(404, "no_sheet", "No such score sheet")
+        raise Refused(404, Refusal.NO_SHEET, "No such score sheet")
     return row
 
 
@@ -71,7 +72,7 @@ def owned_row(request: Request, sheet_id: str) -> SheetRow:
     user_id = require_user(request)
     row = row_or_404(store_of(request), sheet_id)
     if row.owner_id != user_id:
-        raise Refused(403, "not_scorer", "Only the scorer who made this sheet may change it")
+        raise Refused(403, Refusal.NOT_SCORER, "Only the scorer who made this sheet may change it")
     return row
 
 
@@ -120,7 +121,7 @@ def create_sheet(body: SheetIn, request: Request) -> dict[str, Any]:
     try:
         sheet = Sheet.start(body.game, names, body.preset, body.options)
     except WhistError as error:
-        raise Refused(422, "rules", str(error)) from None
+        raise Refused(422, Refusal.RULES, str(error)) from None
     row = sheetstore.new_sheet_row(secrets.token_urlsafe(9), user_id, sheet.game, sheet.rules.changed_options(),
                                    sheet.players)
     sheetstore.add_sheet(store_of(request), row)
@@ -148,21 +149,21 @@ def add_hand(sheet_id: str, body: HandIn, request: Request) -> dict[str, Any]:
     sheet = replay(row, sheetstore.hand_entries(store, sheet_id))
     number = len(sheet.scores) + 1
     if sheet.over:
-        raise Refused(409, "sheet_over", "The game is over: no more hands")
+        raise Refused(409, Refusal.SHEET_OVER, "The game is over: no more hands")
     if number > MAX_HANDS:
-        raise Refused(409, "sheet_full", f"A score sheet holds at most {MAX_HANDS} hands: start a new one")
+        raise Refused(409, Refusal.SHEET_FULL, f"A score sheet holds at most {MAX_HANDS} hands: start a new one")
     if body.number is not None and body.number != number:
-        raise Refused(409, "sheet_changed",
+        raise Refused(409, Refusal.SHEET_CHANGED,
                       f"The sheet has changed: the next hand is number {number}, not {body.number}")
     try:
         entry = entry_from_dict(sheet.game, body.entry)
         sheet = sheet.add(entry)
     except SheetError as error:
-        raise Refused(422, "rules", str(error)) from None
+        raise Refused(422, Refusal.RULES, str(error)) from None
     try:
         sheetstore.append_hand(store, sheet_id, number, entry.to_dict())
     except HandNumberTaken:
-        raise Refused(409, "hand_entered", f"Hand {number} was entered meanwhile: reload the sheet") from None
+        raise Refused(409, Refusal.HAND_ENTERED, f"Hand {number} was entered meanwhile: reload the sheet") from None
     return sheet_json(row, sheet, row.owner_id)
 
 
@@ -173,9 +174,9 @@ def delete_hand(sheet_id: str, number: RowNumber, request: Request) -> dict[str,
     store = store_of(request)
     entries = sheetstore.hand_entries(store, sheet_id)
     if not 1 <= number <= len(entries):
-        raise Refused(404, "no_hand", f"This sheet has no hand {number}")
+        raise Refused(404, Refusal.NO_HAND, f"This sheet has no hand {number}")
     if number != len(entries):
-        raise Refused(409, "not_last_hand", f"Only the last hand, number {len(entries)}, can be taken back")
+        raise Refused(409, Refusal.NOT_LAST_HAND, f"Only the last hand, number {len(entries)}, can be taken back")
     sheetstore.delete_hand(store, sheet_id, number)
     return sheet_json(row, replay(row, entries[:-1]), row.owner_id)
 

@@ -19,7 +19,7 @@ import json
 import logging
 from typing import Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
 from pydantic import Field
 from starlette.websockets import WebSocketDisconnected
 
@@ -29,8 +29,8 @@ from israeli_whist.server.hub import Hub, TableRequest, TableRequestError
 from israeli_whist.server.inputs import Body, json_problem
 from israeli_whist.server.limits import check_open_tables, rate_limited
 from israeli_whist.server.live import ActionRefused, LiveTable
+from israeli_whist.server.refusals import Refusal, SocketClosed
 from israeli_whist.server.replies import Refused, json_text
-from israeli_whist.server.sessions import SIGNED_OUT
 
 log = logging.getLogger("whist.server")
 router = APIRouter()
@@ -65,7 +65,7 @@ def hub_of(request: Request | WebSocket) -> Hub:
 def table_or_404(hub: Hub, table_id: str) -> LiveTable:
     table = hub.get(table_id)
     if table is None:
-        raise Refused(404, "no_table", "No such table")
+        raise Refused(404, Refusal.NO_TABLE, "No such table")
     return table
 
 
@@ -93,7 +93,7 @@ async def create_table(body: TableIn, request: Request) -> dict[str, Any]:
     # Checked before the table is made: a refused request must not leave an empty table behind.
     if body.take_seat is not None and not (0 <= body.take_seat < len(body.seats)
                                            and body.seats[body.take_seat].kind == "human"):
-        raise Refused(422, "invalid_request", "'take_seat' is the number of a human seat, or null to only watch")
+        raise Refused(422, Refusal.INVALID_REQUEST, "'take_seat' is the number of a human seat, or null to only watch")
     req = TableRequest(body.game, body.preset, body.options, [s.model_dump() for s in body.seats], body.public,
                        body.move_timer)
     try:
@@ -102,9 +102,9 @@ async def create_table(body: TableIn, request: Request) -> dict[str, Any]:
             user = request.app.state.store.user(user_id)
             table.take_seat(body.take_seat, user_id, user["name"])
     except TableRequestError as error:
-        raise Refused(422, "rules", str(error)) from None
+        raise Refused(422, Refusal.RULES, str(error)) from None
     except ActionRefused as refused:
-        raise HTTPException(409, str(refused)) from None
+        raise seat_refused(refused) from None
     table.schedule_turn()
     return lobby_json(table, user_id)
 
@@ -114,7 +114,7 @@ async def get_table(table_id: str, request: Request, invite: str | None = None) 
     user_id = session_user(request)
     table = table_or_404(hub_of(request), table_id)
     if not may_see(live_visibility(table), user_id, invite):
-        raise Refused(403, "private", "This table is private: ask for its invite link")
+        raise Refused(403, Refusal.PRIVATE, "This table is private: ask for its invite link")
     return lobby_json(table, user_id)
 
 
@@ -123,16 +123,22 @@ async def join_table(table_id: str, body: JoinIn, request: Request) -> dict[str,
     user_id = require_user(request)
     table = table_or_404(hub_of(request), table_id)
     if not may_see(live_visibility(table), user_id, body.invite):
-        raise Refused(403, "private", "This table is private: ask for its invite link")
+        raise Refused(403, Refusal.PRIVATE, "This table is private: ask for its invite link")
     if table.match.over:
-        raise Refused(409, "over", "The game is over")
+        raise Refused(409, Refusal.OVER, "The game is over")
     user = request.app.state.store.user(user_id)
     try:
         await table.seat_user(body.seat, user_id, user["name"])
-    except ActionRefused as refused:  # a seat that does not exist is a bad request, not a conflict
-        raise Refused(422 if refused.code == "no_seat" else 409 if refused.code != "unavailable" else 503,
-                      refused.code, str(refused)) from None
+    except ActionRefused as refused:
+        raise seat_refused(refused) from None
     return lobby_json(table, user_id)
+
+
+def seat_refused(refused: ActionRefused) -> Refused:
+    """A seat not taken, as an HTTP answer: a seat that does not exist is a bad request, a table that
+    cannot store it just now is unavailable, and the rest (taken, seated) a conflict."""
+    status = {Refusal.NO_SEAT: 422, Refusal.UNAVAILABLE: 503}.get(refused.code, 409)
+    return Refused(status, refused.code, str(refused))
 
 
 @router.websocket("/ws/tables/{table_id}")
@@ -146,10 +152,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     # without the reason.
     await websocket.accept()
     if table is None:
-        await websocket.close(code=4404, reason="No such table")
+        await websocket.close(code=SocketClosed.NO_TABLE, reason="No such table")
         return
     if not may_see(live_visibility(table), user_id, websocket.query_params.get("invite")):
-        await websocket.close(code=4403, reason="This table is private")
+        await websocket.close(code=SocketClosed.PRIVATE, reason="This table is private")
         return
     seat = table.seat_of_user(user_id)
     signed_out = False
@@ -163,7 +169,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         nonlocal signed_out
         signed_out = True
         with contextlib.suppress(RuntimeError):  # closed by the client meanwhile
-            await websocket.close(code=SIGNED_OUT, reason="Signed out")
+            await websocket.close(code=SocketClosed.SIGNED_OUT, reason="Signed out")
 
     limit: int = websocket.app.state.settings.max_message_bytes
     sessions = sessions_of(websocket)
@@ -179,15 +185,15 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             if text is None:  # a binary frame: answered, not let through to kill the connection
                 size = len(frame.get("bytes") or b"")
                 reply: dict[str, Any] | None = (
-                    error(None, "too_large", f"A message is at most {limit} bytes") if size > limit
-                    else error(None, "malformed", "A message is a JSON object, sent as text"))
+                    error(None, Refusal.TOO_LARGE, f"A message is at most {limit} bytes") if size > limit
+                    else error(None, Refusal.MALFORMED, "A message is a JSON object, sent as text"))
             else:
                 table = hub.current(table_id, table)  # in a cluster the table may have moved to or from this node
                 try:
                     reply = await handle_message(table, seat, text, limit)
                 except Exception:  # a fault of ours: logged, answered, and the connection kept
                     log.exception("table %s: message from seat %d failed", table.id, seat)
-                    reply = error(None, "internal", "The server failed to answer this message")
+                    reply = error(None, Refusal.INTERNAL, "The server failed to answer this message")
             if reply is not None:
                 await send(reply)
     except (WebSocketDisconnect, WebSocketDisconnected):
@@ -203,32 +209,32 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 async def handle_message(table: LiveTable, seat: int, text: str, limit: int) -> dict[str, Any] | None:
     """The reply to one client message; every error path leaves the table as it was."""
     if len(text.encode("utf-8", "surrogatepass")) > limit:  # measured even if it holds a lone surrogate
-        return error(None, "too_large", f"A message is at most {limit} bytes")
+        return error(None, Refusal.TOO_LARGE, f"A message is at most {limit} bytes")
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):  # deep nesting fits in 4096 bytes and overflows the parser
-        return error(None, "malformed", "A message is a JSON object")
+        return error(None, Refusal.MALFORMED, "A message is a JSON object")
     if not isinstance(message, dict):
-        return error(None, "malformed", "A message is a JSON object")
+        return error(None, Refusal.MALFORMED, "A message is a JSON object")
     message_id = message_id_of(message)
     problem = json_problem(message)
     if problem is not None:
-        return error(message_id, "malformed", problem)
+        return error(message_id, Refusal.MALFORMED, problem)
     kind = message.get("type")
     if kind == "ping":
         return {"type": "pong"}
     if kind == "sync":
         return table.state_message(seat)
     if kind != "act":
-        return error(message_id, "unknown_type", "Message types: act, sync, ping")
+        return error(message_id, Refusal.UNKNOWN_TYPE, "Message types: act, sync, ping")
     action, version = message.get("action"), message.get("version")
     if action.__class__ is not int or version.__class__ is not int:
-        return error(message_id, "malformed", "'act' needs an integer 'action' and 'version'")
+        return error(message_id, Refusal.MALFORMED, "'act' needs an integer 'action' and 'version'")
     try:
         new_version = await table.act(seat, action, version)
     except ActionRefused as refused:
         reply = error(message_id, refused.code, str(refused))
-        if refused.code == "stale":
+        if refused.code == Refusal.STALE:
             reply["state"] = table.state_message(seat)
         return reply
     return {"type": "ack", "id": message_id, "version": new_version}
@@ -243,5 +249,5 @@ def message_id_of(message: dict[str, Any]) -> str | int | None:
     return found
 
 
-def error(message_id: Any, code: str, text: str) -> dict[str, Any]:
+def error(message_id: Any, code: Refusal, text: str) -> dict[str, Any]:
     return {"type": "error", "id": message_id, "code": code, "message": text}

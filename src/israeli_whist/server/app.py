@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException
+from fastapi import FastAPI
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -25,7 +25,8 @@ from israeli_whist.server.guard import BrowserGuard
 from israeli_whist.server.headers import install_security_headers
 from israeli_whist.server.hub import Hub
 from israeli_whist.server.limits import Clock, RateLimiter
-from israeli_whist.server.replies import JSONReply, install_error_handlers
+from israeli_whist.server.refusals import Refusal
+from israeli_whist.server.replies import JSONReply, Refused, install_error_handlers
 from israeli_whist.server.sessions import Sessions, install_sessions
 from israeli_whist.server.settings import ServerSettings
 from israeli_whist.server.thinking import make_thinkers
@@ -121,7 +122,7 @@ def _page(name: str) -> Any:
     async def page() -> FileResponse:
         path = STATIC / name
         if not path.exists():
-            raise HTTPException(404, "No such page")
+            raise Refused(404, Refusal.NOT_FOUND, "No such page")
         return FileResponse(path, media_type="text/html", headers={"Cache-Control": REVALIDATE})
 
     return page

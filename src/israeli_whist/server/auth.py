@@ -13,6 +13,7 @@ from starlette.requests import HTTPConnection
 
 from israeli_whist.core.names import NameRefused, normal_name
 from israeli_whist.server.passwords import MAX_PASSWORD
+from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replies import Refused
 from israeli_whist.server.sessions import SCOPE_KEY, TOKEN_KEY, Sessions, SignedIn
 
@@ -25,14 +26,14 @@ def clean_name(name: str) -> str:
     try:
         return normal_name(name)
     except NameRefused as refused:
-        raise Refused(422, "name", str(refused)) from None
+        raise Refused(422, Refusal.NAME, str(refused)) from None
 
 
 def check_login(login: str, password: str) -> None:
     if not LOGIN.fullmatch(login):
-        raise Refused(422, "login_format", "A login is 3 to 40 letters, digits, '.', '_' or '-'")
+        raise Refused(422, Refusal.LOGIN_FORMAT, "A login is 3 to 40 letters, digits, '.', '_' or '-'")
     if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
-        raise Refused(422, "password_length", f"A password is {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+        raise Refused(422, Refusal.PASSWORD_LENGTH, f"A password is {MIN_PASSWORD} to {MAX_PASSWORD} characters")
 
 
 def signed_in(connection: HTTPConnection) -> SignedIn | None:
@@ -49,7 +50,7 @@ def session_user(connection: HTTPConnection) -> int | None:
 def require_user(connection: HTTPConnection) -> int:
     user_id = session_user(connection)
     if user_id is None:
-        raise Refused(401, "sign_in", "Sign in or choose a guest name first")
+        raise Refused(401, Refusal.SIGN_IN, "Sign in or choose a guest name first")
     return user_id
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replies import Refused, http_error
 
 
@@ -28,7 +29,8 @@ class BodyTooLarge(Refused):
     def __init__(self, limit: int) -> None:
         # Connection: close, so that uvicorn closes the connection once it has answered, rather than
         # read (and drop) the rest of the body, and keep the connection for the next request.
-        super().__init__(413, "too_large", f"A request body is at most {limit} bytes", headers={"Connection": "close"})
+        super().__init__(413, Refusal.TOO_LARGE, f"A request body is at most {limit} bytes",
+                         headers={"Connection": "close"})
 
 
 class BodyLimit:

@@ -41,6 +41,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import Connection, make_url
 
 from israeli_whist.server.db import Store
+from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.settings import ServerSettings
 
 log = logging.getLogger("whist.server")
@@ -295,7 +296,7 @@ class Cluster:
             answer = await self.on_request(message)
         except Exception:
             log.exception("node %s: a request from %s failed", self.node, message.get("from"))
-            answer = {"ok": False, "code": "internal", "message": "The server failed to answer this message"}
+            answer = {"ok": False, "code": Refusal.INTERNAL, "message": "The server failed to answer this message"}
         asker, number = message.get("from"), message.get("request")
         if answer is not None and isinstance(asker, str) and number is not None:
             with contextlib.suppress(Exception):  # the asker is gone: nobody to tell

@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from israeli_whist.server.origins import origin_allowed
+from israeli_whist.server.refusals import Refusal, SocketClosed
 from israeli_whist.server.replies import Refused, refusal_reply
 
 log = logging.getLogger("whist.server")
@@ -33,9 +34,9 @@ log = logging.getLogger("whist.server")
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CLIENT_HEADER = "x-whist-request"  # the pages send it on every change; a form cannot
 
-OTHER_ORIGIN = Refused(403, "origin", "Only this server's own pages may change things or open a table's "
+OTHER_ORIGIN = Refused(403, Refusal.ORIGIN, "Only this server's own pages may change things or open a table's "
                                       "connection: this request came from a page elsewhere")
-NOT_JSON = Refused(415, "content_type", "A change is sent as JSON (Content-Type: application/json) or with "
+NOT_JSON = Refused(415, Refusal.CONTENT_TYPE, "A change is sent as JSON (Content-Type: application/json) or with "
                                         "the header X-Whist-Request: 1")
 
 
@@ -86,4 +87,4 @@ class BrowserGuard:
         if "websocket.http.response" in scope.get("extensions", {}):
             await socket.send_denial_response(refusal_reply(refusal))
         else:  # a server without the denial extension answers a close before the accept with 403
-            await socket.close(code=1008)
+            await socket.close(code=SocketClosed.OTHER_ORIGIN)

@@ -22,6 +22,7 @@ from fastapi.responses import Response
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replies import JSONReply
 
 log = logging.getLogger("whist.server")
@@ -79,7 +80,7 @@ def install_security_headers(app: FastAPI, https_only: bool) -> None:
 
     async def server_error(request: Request, error: Exception) -> Response:
         # Starlette logs the traceback and re-raises after sending this.
-        return JSONReply({"detail": "The server failed to answer", "code": "internal"}, status_code=500,
+        return JSONReply({"detail": "The server failed to answer", "code": Refusal.INTERNAL}, status_code=500,
                          headers=headers)
 
     app.add_exception_handler(Exception, server_error)

@@ -19,6 +19,7 @@ from israeli_whist.server.cluster import Cluster, Message
 from israeli_whist.server.db import SeatRow, Store, TableRow
 from israeli_whist.server.live import ActionRefused, LiveTable, RemoteConnection, Send
 from israeli_whist.server.mirror import MirrorTable
+from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.workers import Thinkers, ThreadThinkers
 
 log = logging.getLogger("whist.server")
@@ -255,11 +256,11 @@ class Hub:
         """What a mirror on another node asks of a table this node plays."""
         table = self.tables.get(str(message.get("table")))
         if table is None or table.closed or not isinstance(message.get("from"), str):
-            return {"ok": False, "code": "unavailable", "message": "This table is moving to another server; "
+            return {"ok": False, "code": Refusal.UNAVAILABLE, "message": "This table is moving to another server; "
                                                                   "please try again in a moment"}
         op, seat = message.get("op"), message.get("seat")
         if seat.__class__ is not int or not -1 <= seat < len(table.seats):
-            return {"ok": False, "code": "malformed", "message": "No such seat"}
+            return {"ok": False, "code": Refusal.MALFORMED, "message": "No such seat"}
         try:
             if op == "act":
                 return {"ok": True, "version": await table.act(seat, message.get("action"), message.get("version"))}
@@ -271,12 +272,12 @@ class Hub:
             elif op == "join":
                 user, name = message.get("user"), message.get("name")
                 if user.__class__ is not int or not 0 < user < 2**31 or not isinstance(name, str):
-                    return {"ok": False, "code": "malformed", "message": "A join names a user and a name"}
+                    return {"ok": False, "code": Refusal.MALFORMED, "message": "A join names a user and a name"}
                 if self.store.user(user) is None:  # the asking node checked its session; a forged request has none
-                    return {"ok": False, "code": "sign_in", "message": "No such player"}
+                    return {"ok": False, "code": Refusal.SIGN_IN, "message": "No such player"}
                 await table.seat_user(seat, user, name)
             else:
-                return {"ok": False, "code": "unknown_type", "message": f"Unknown request {op!r}"}
+                return {"ok": False, "code": Refusal.UNKNOWN_TYPE, "message": f"Unknown request {op!r}"}
         except ActionRefused as refused:
             return {"ok": False, "code": refused.code, "message": str(refused)}
         return {"ok": True}

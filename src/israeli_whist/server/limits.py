@@ -31,6 +31,7 @@ from fastapi import Request
 
 from israeli_whist.core.wording import count_text
 from israeli_whist.server.hub import Hub
+from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replies import Refused
 from israeli_whist.server.settings import Limit, RateLimits
 
@@ -87,7 +88,7 @@ class RateLimiter:
         wait, scope, count = max(waits)
         if wait > 0:
             retry = max(1, math.ceil(wait))
-            raise Refused(429, "too_many", f"Too many {WHAT[kind]} from this {scope}: at most {count} in "
+            raise Refused(429, Refusal.TOO_MANY, f"Too many {WHAT[kind]} from this {scope}: at most {count} in "
                                            f"{duration(limit.seconds)}. Try again in {duration(retry)}.",
                           headers={"Retry-After": str(retry)})
         by_session.record(session, now)
@@ -138,5 +139,5 @@ def check_open_tables(hub: Hub, user_id: int, cap: int | None) -> None:
     """409 when the user already has ``cap`` unfinished tables: waiting does not free one, so
     not a 429; finishing a game does."""
     if cap is not None and hub.open_tables_of(user_id) >= cap:
-        raise Refused(409, "too_many_tables", f"You have {cap} unfinished tables, the most one player may have: "
+        raise Refused(409, Refusal.TOO_MANY_TABLES, f"You have {cap} unfinished tables, the most one player may have: "
                                               "finish a game before you open another table")

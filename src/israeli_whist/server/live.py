@@ -29,6 +29,7 @@ from israeli_whist.core.views import seat_view
 from israeli_whist.server.cluster import Cluster, LeaseLost
 from israeli_whist.server.db import SeatRow, Store, TableRow
 from israeli_whist.server.ratings import rate_finished_game
+from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replay import replay_actions
 from israeli_whist.server.standin import playing_level
 from israeli_whist.server.viewjson import scoreboard_json, view_json
@@ -42,7 +43,7 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 class ActionRefused(Exception):
     """An action that was not taken; ``code`` is for programs, the message for people."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: Refusal, message: str) -> None:
         super().__init__(message)
         self.code = code
 
@@ -128,12 +129,12 @@ class LiveTable:
     def take_seat(self, seat_number: int, user_id: int, name: str) -> None:
         """Seat a user (called from the event loop, which runs the seat's grace period)."""
         if not 0 <= seat_number < len(self.seats):
-            raise ActionRefused("no_seat", f"There is no seat {seat_number}")
+            raise ActionRefused(Refusal.NO_SEAT, f"There is no seat {seat_number}")
         if self.seat_of_user(user_id) >= 0:
-            raise ActionRefused("seated", "You already have a seat at this table")
+            raise ActionRefused(Refusal.SEATED, "You already have a seat at this table")
         seat = self.seats[seat_number]
         if seat.is_bot or seat.user_id is not None:
-            raise ActionRefused("taken", f"Seat {seat_number + 1} is not free")
+            raise ActionRefused(Refusal.TAKEN, f"Seat {seat_number + 1} is not free")
         self.store.set_seat_user(self.id, seat_number, user_id)
         seat.user_id, seat.name = user_id, name
         # Until the player opens the table, the seat is as if they had left: after the grace
@@ -229,22 +230,23 @@ class LiveTable:
         async with self.lock:
             match = self.match
             if match.over:
-                raise ActionRefused("over", "The game is over")
+                raise ActionRefused(Refusal.OVER, "The game is over")
             if seat_number < 0:
-                raise ActionRefused("spectator", "Spectators watch; they cannot act")
+                raise ActionRefused(Refusal.SPECTATOR, "Spectators watch; they cannot act")
             if seat_number != match.current_player:
-                raise ActionRefused("not_your_turn", "It is not your turn")
+                raise ActionRefused(Refusal.NOT_YOUR_TURN, "It is not your turn")
             if version != self.version:
-                raise ActionRefused("stale", f"The table has moved on (version {self.version}): here is the "
+                raise ActionRefused(Refusal.STALE, f"The table has moved on (version {self.version}): here is the "
                                              "current state")
             if while_bot_plays and not self._bot_plays(self.seats[seat_number]):
-                raise ActionRefused("stale", f"Seat {seat_number + 1}'s player is back: the bot's move is dropped")
+                raise ActionRefused(Refusal.STALE,
+                                    f"Seat {seat_number + 1}'s player is back: the bot's move is dropped")
             if action.__class__ is not int:
-                raise ActionRefused("malformed", "An action is a number from the legal list")
+                raise ActionRefused(Refusal.MALFORMED, "An action is a number from the legal list")
             try:
                 after = match.apply(action)
             except IllegalActionError as error:
-                raise ActionRefused("illegal", str(error)) from None
+                raise ActionRefused(Refusal.ILLEGAL, str(error)) from None
             hand_rows = [self._hand_row(r, s) for r in after.results[len(match.results):]
                          for s in range(self.game.players)]
             try:
@@ -253,10 +255,10 @@ class LiveTable:
                                           None if self.cluster is None else self.cluster.insert_under_lease)
             except SQLAlchemyError:  # not stored, so not taken: the table stays as it was
                 log.exception("table %s: action %d could not be stored", self.id, self.version)
-                raise ActionRefused("unavailable", "The action could not be saved; please try again") from None
+                raise ActionRefused(Refusal.UNAVAILABLE, "The action could not be saved; please try again") from None
             except LeaseLost:  # another node plays the table now; this copy is closed by the hub
                 log.warning("table %s: action %d refused, this node no longer holds the table", self.id, self.version)
-                raise ActionRefused("unavailable", "This table is moving to another server; please try again "
+                raise ActionRefused(Refusal.UNAVAILABLE, "This table is moving to another server; please try again "
                                                    "in a moment") from None
             self.match = after
             self.version += 1

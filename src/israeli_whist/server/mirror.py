@@ -19,6 +19,7 @@ from israeli_whist.core.match import Match
 from israeli_whist.server.cluster import Cluster, Message
 from israeli_whist.server.db import SeatRow, Store, TableRow
 from israeli_whist.server.live import ActionRefused, LiveTable, Send
+from israeli_whist.server.refusals import Refusal, refusal_in
 from israeli_whist.server.replay import replay_actions
 from israeli_whist.server.workers import Thinkers
 
@@ -161,19 +162,18 @@ class MirrorTable(LiveTable):
         try:
             answer = await self.cluster.request(self.owner, {**message, "table": self.id})
         except TimeoutError:
-            raise ActionRefused("unavailable", MOVING) from None
+            raise ActionRefused(Refusal.UNAVAILABLE, MOVING) from None
         if not answer.get("ok"):
-            code = answer.get("code")
-            raise ActionRefused(code if isinstance(code, str) else "unavailable", str(answer.get("message") or MOVING))
+            raise ActionRefused(refusal_in(answer), str(answer.get("message") or MOVING))
         return answer
 
     async def act(self, seat_number: int, action: Any, version: Any, by_bot: bool = False) -> int:
         if seat_number < 0:
-            raise ActionRefused("spectator", "Spectators watch; they cannot act")
+            raise ActionRefused(Refusal.SPECTATOR, "Spectators watch; they cannot act")
         try:
             answer = await self._ask({"op": "act", "seat": seat_number, "action": action, "version": version})
         except ActionRefused as refused:
-            if refused.code == "stale":
+            if refused.code == Refusal.STALE:
                 await self.catch_up()  # the refusal carries the current state: make it current here
             raise
         taken = answer.get("version")
@@ -186,7 +186,7 @@ class MirrorTable(LiveTable):
         self.seats[seat_number].user_id, self.seats[seat_number].name = user_id, name
 
     def take_seat(self, seat_number: int, user_id: int, name: str) -> None:
-        raise ActionRefused("unavailable", MOVING)  # seats are taken on the owner (``seat_user``)
+        raise ActionRefused(Refusal.UNAVAILABLE, MOVING)  # seats are taken on the owner (``seat_user``)
 
     def schedule_turn(self) -> None:
         return None  # the owner's bots play

@@ -6,8 +6,8 @@ writes it back into a str that no UTF-8 encoder takes, so Starlette's JSON respo
 falls back to ASCII escapes for such text: every reply encodes, whatever it echoes.
 
 The error handlers answer in the API's shape, ``{"detail": ...}``, through ``json_text``, with a
-stable ``code`` beside the detail where the refusal has one (``Refused``: the pages word it in the
-reader's language):
+stable ``code`` beside the detail (``Refused``, or the framework's own refusal given one by its
+status; the codes are ``refusals.py``'s one list, and the pages word them in the reader's language):
 a validation error without the ``input`` FastAPI would echo (the whole body, however large),
 and a rules error (``WhistError``) that a route did not turn into an answer itself as 422.
 """
@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException
 
 from israeli_whist.core.errors import WhistError
 from israeli_whist.server.inputs import LONE_SURROGATE
+from israeli_whist.server.refusals import Refusal, framework_refusal
 
 log = logging.getLogger("whist.server")
 
@@ -51,7 +52,7 @@ class JSONReply(JSONResponse):
 class Refused(HTTPException):
     """A refusal the pages know by ``code`` (their catalogues' ``error.<code>``); the detail is for people."""
 
-    def __init__(self, status_code: int, code: str, detail: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(self, status_code: int, code: Refusal, detail: str, headers: dict[str, str] | None = None) -> None:
         super().__init__(status_code, detail, headers)
         self.code = code
 
@@ -72,14 +73,15 @@ def refusal_reply(error: HTTPException) -> Response:
     headers = error.headers  # Retry-After of a 429, WWW-Authenticate...
     if error.status_code in (204, 304):  # answers that have no body
         return Response(status_code=error.status_code, headers=headers)
-    body = {"detail": error.detail, "code": error.code} if isinstance(error, Refused) else {"detail": error.detail}
+    code = error.code if isinstance(error, Refused) else framework_refusal(error.status_code)
+    body = {"detail": error.detail, "code": code}
     return JSONReply(body, status_code=error.status_code, headers=headers)
 
 
 async def invalid_request(request: Request, error: Exception) -> Response:
     assert isinstance(error, RequestValidationError)
     detail = [{"type": e["type"], "loc": list(e["loc"]), "msg": message_of(e)} for e in error.errors()]
-    return JSONReply({"detail": detail, "code": "invalid_request"}, status_code=422)
+    return JSONReply({"detail": detail, "code": Refusal.INVALID_REQUEST}, status_code=422)
 
 
 def message_of(error: dict[str, Any]) -> str:
@@ -95,4 +97,4 @@ async def rules_error(request: Request, error: Exception) -> Response:
     # through: the client's mistake, said in the engine's words. Logged, so that the route gets
     # its own answer, but no traceback: nothing failed on the server.
     log.warning("%s %s: %s", request.method, request.url.path, error)
-    return JSONReply({"detail": str(error), "code": "rules"}, status_code=422)
+    return JSONReply({"detail": str(error), "code": Refusal.RULES}, status_code=422)

@@ -49,7 +49,6 @@ TOKEN_KEY = "sid"  # the session's token, in the signed cookie
 SCOPE_KEY = "whist.signed_in"  # where SessionUser leaves the request's SignedIn (or None)
 CHECK_SECONDS = 5.0  # how long a node trusts what it read of a session
 MOST_REMEMBERED = 10_000  # sessions a node remembers at once: its memory stays bounded
-SIGNED_OUT = 4401  # the close code of a socket whose session ended
 PRUNE_ROUNDS = int(3600 / CHECK_SECONDS)  # sweeps between two prunings of the expired sessions
 
 Clock = Callable[[], float]
