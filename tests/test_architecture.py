@@ -1,4 +1,4 @@
-"""The layers of docs/style.md#layers, and no import cycle: core <- bots <- cli | server.
+"""The layers of docs/style.md#layers, and no import cycle: core <- bots <- rl <- cli | server.
 
 import-linter checks the contracts written in pyproject.toml (``[tool.importlinter]``): the
 layers, with the one crossing ``whist serve`` needs, and no cycle between the modules of any

@@ -1,4 +1,4 @@
-"""The ``whist`` command: play, rules, check, analyze."""
+"""The ``whist`` command: play, rules, check, analyze, serve, tournament, selfplay, train."""
 
 from __future__ import annotations
 

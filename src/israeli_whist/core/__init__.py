@@ -1,4 +1,7 @@
-"""The rules engine: cards, rules, states, scoring, views and records. Standard library only."""
+"""The rules engine: cards and actions, rule options and each game's traits, states, scoring,
+the views a seat may see, records, and the games' registry (``israeli_whist.core.games``). It
+imports the standard library only, so the rules can be read, tested and reused without anything
+else; every other package builds on it."""
 
 from israeli_whist.core.actions import PASS, Action, Phase, action_name, bid_action, contract_action, parse_action
 from israeli_whist.core.cards import Card, CardSet, card_name, hand_name, parse_card, parse_hand

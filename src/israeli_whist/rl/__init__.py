@@ -1,2 +1,5 @@
-"""Research interfaces: the three games as PettingZoo, Gymnasium and OpenSpiel environments, and
-self-play data for learners. Needs the optional extra: ``pip install 'israeli-whist[rl]'``."""
+"""Research interfaces: the games as PettingZoo, Gymnasium and OpenSpiel environments, self-play
+data for learners and the fitting of the learned trick estimator to it, and Ray as a backend
+for self-play, tournaments and the web app's bots. It imports ``core`` and ``bots``; the
+terminal and the web app import it. Needs the optional extra:
+``pip install 'israeli-whist[rl]'``."""
