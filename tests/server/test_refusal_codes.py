@@ -207,11 +207,15 @@ def test_the_check_finds_every_kind_of_literal_code() -> None:
 
 # --- The protocol's documentation: the same list, in the same order -------------------------------------
 
-def documented_codes() -> list[str]:
-    """The codes of the table under "## Refusal codes" in docs/server-protocol.md, in order."""
+def refusal_section() -> str:
+    """The text under "## Refusal codes" in docs/server-protocol.md."""
     text = PROTOCOL.read_text(encoding="utf-8")
-    section = text.split("\n## Refusal codes\n", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"^\| `(\w+)` \|", section, flags=re.MULTILINE)
+    return text.split("\n## Refusal codes\n", 1)[1].split("\n## ", 1)[0]
+
+
+def documented_codes() -> list[str]:
+    """The codes of the section's first table, in order."""
+    return re.findall(r"^\| `(\w+)` \|", refusal_section(), flags=re.MULTILINE)
 
 
 def test_the_protocol_lists_the_codes_of_the_list_in_its_order() -> None:
@@ -219,9 +223,8 @@ def test_the_protocol_lists_the_codes_of_the_list_in_its_order() -> None:
 
 
 def documented_closes() -> list[int]:
-    text = PROTOCOL.read_text(encoding="utf-8")
-    section = text.split("\n## Refusal codes\n", 1)[1].split("\n## ", 1)[0]
-    return [int(code) for code in re.findall(r"^\| (\d{4}) \|", section, flags=re.MULTILINE)]
+    """The close codes of the section's second table, in order."""
+    return [int(code) for code in re.findall(r"^\| (\d{4}) \|", refusal_section(), flags=re.MULTILINE)]
 
 
 def test_the_protocol_lists_the_socket_closes() -> None:

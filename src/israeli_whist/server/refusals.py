@@ -3,7 +3,7 @@
 A refusal is sent with a stable ``code`` beside its detail for people (``Refused`` in
 ``replies.py``, ``ActionRefused`` in ``live.py``, the socket's ``error`` replies). Clients depend
 on the spelling; the pages word each code from their catalogues, ``static/i18n/en.json`` and
-``he.json`` (``error.<code>``). ``tests/server/test_refusal_codes.py`` holds the three together:
+``he.json`` (``error.<code>``). ``tests/server/test_refusal_codes.py`` holds them together:
 every code here has both entries, every ``error.*`` entry is a code here (or a page's own word),
 no refusal in the server's source spells its code as a literal, and docs/server-protocol.md lists
 these codes in this order.
