@@ -78,7 +78,7 @@ class AnalysisJobs:
         """503 (``analyses_busy``, with ``Retry-After``) if ``key`` would be a new job past the bound."""
         if key not in self.jobs and len(self.jobs) >= self.waiting_at_most:
             raise Refused(503, Refusal.ANALYSES_BUSY, f"The server is analysing {len(self.jobs)} games already: "
-                                                f"try again in {BUSY_RETRY_SECONDS} seconds",
+                                                      f"try again in {BUSY_RETRY_SECONDS} seconds",
                           headers={"Retry-After": str(BUSY_RETRY_SECONDS)})
 
     async def answer(self, key: Key, record: Callable[[], Awaitable[dict[str, Any]]]) -> Answer:

@@ -35,9 +35,9 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 CLIENT_HEADER = "x-whist-request"  # the pages send it on every change; a form cannot
 
 OTHER_ORIGIN = Refused(403, Refusal.ORIGIN, "Only this server's own pages may change things or open a table's "
-                                      "connection: this request came from a page elsewhere")
+                                            "connection: this request came from a page elsewhere")
 NOT_JSON = Refused(415, Refusal.CONTENT_TYPE, "A change is sent as JSON (Content-Type: application/json) or with "
-                                        "the header X-Whist-Request: 1")
+                                              "the header X-Whist-Request: 1")
 
 
 def refusal_of(scope: Scope, allowed: tuple[str, ...]) -> Refused | None:

@@ -257,7 +257,7 @@ class Hub:
         table = self.tables.get(str(message.get("table")))
         if table is None or table.closed or not isinstance(message.get("from"), str):
             return {"ok": False, "code": Refusal.UNAVAILABLE, "message": "This table is moving to another server; "
-                                                                  "please try again in a moment"}
+                                                                         "please try again in a moment"}
         op, seat = message.get("op"), message.get("seat")
         if seat.__class__ is not int or not -1 <= seat < len(table.seats):
             return {"ok": False, "code": Refusal.MALFORMED, "message": "No such seat"}

@@ -89,7 +89,7 @@ class RateLimiter:
         if wait > 0:
             retry = max(1, math.ceil(wait))
             raise Refused(429, Refusal.TOO_MANY, f"Too many {WHAT[kind]} from this {scope}: at most {count} in "
-                                           f"{duration(limit.seconds)}. Try again in {duration(retry)}.",
+                                                 f"{duration(limit.seconds)}. Try again in {duration(retry)}.",
                           headers={"Retry-After": str(retry)})
         by_session.record(session, now)
         by_address.record(address, now)
@@ -140,4 +140,4 @@ def check_open_tables(hub: Hub, user_id: int, cap: int | None) -> None:
     not a 429; finishing a game does."""
     if cap is not None and hub.open_tables_of(user_id) >= cap:
         raise Refused(409, Refusal.TOO_MANY_TABLES, f"You have {cap} unfinished tables, the most one player may have: "
-                                              "finish a game before you open another table")
+                                                    "finish a game before you open another table")

@@ -237,7 +237,7 @@ class LiveTable:
                 raise ActionRefused(Refusal.NOT_YOUR_TURN, "It is not your turn")
             if version != self.version:
                 raise ActionRefused(Refusal.STALE, f"The table has moved on (version {self.version}): here is the "
-                                             "current state")
+                                                   "current state")
             if while_bot_plays and not self._bot_plays(self.seats[seat_number]):
                 raise ActionRefused(Refusal.STALE,
                                     f"Seat {seat_number + 1}'s player is back: the bot's move is dropped")
@@ -259,7 +259,7 @@ class LiveTable:
             except LeaseLost:  # another node plays the table now; this copy is closed by the hub
                 log.warning("table %s: action %d refused, this node no longer holds the table", self.id, self.version)
                 raise ActionRefused(Refusal.UNAVAILABLE, "This table is moving to another server; please try again "
-                                                   "in a moment") from None
+                                                         "in a moment") from None
             self.match = after
             self.version += 1
             version_now = self.version
