@@ -1,4 +1,4 @@
-"""The one gate for bot levels (``israeli_whist.bots.registry``): any text is a bot or one line that says
+"""The one gate for bot levels (``israeli_whist.bots.players.registry``): any text is a bot or one line that says
 why not, for the command line's levels and for a web client's seat alike; and each setting of a
 searching level is listed once, in the table the parser, the errors and the help read."""
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from israeli_whist.bots.expert import ExpertBot, ExpertSettings
-from israeli_whist.bots.registry import (
+from israeli_whist.bots.players.expert import ExpertBot, ExpertSettings
+from israeli_whist.bots.players.registry import (
     BOT_LEVELS,
     LEVEL_HELP,
     LEVEL_SETTINGS,

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from israeli_whist.bots.ladder_ratings import LADDER_RATINGS
+from israeli_whist.bots.matches.ladder_ratings import LADDER_RATINGS
 from israeli_whist.core.games import GAMES
 from israeli_whist.server.app import create_app
 from israeli_whist.server.ratings import BOT_RATINGS, bot_rating, ordinal

@@ -3,7 +3,7 @@
 Each seat is a team of one (in Classic Whist each side is a team of two partners) and the final
 places are the ranks, ties included. Only people are rated. A bot is an opponent (or a partner)
 with a fixed rating per level and game (``bot_rating``), never updated: the ratings the levels
-earned in the ladder's round robin (``israeli_whist.bots.ladder_ratings``, on this same model), where the
+earned in the ladder's round robin (``israeli_whist.bots.matches.ladder_ratings``, on this same model), where the
 basic bot has mu 25, a new player's. Their small sigma says the model knows how strong a bot is,
 so a win against the expert counts for more than one against the random bot.
 A human seat that nobody took was played by the stand-in bot and counts as it. A game is rated
@@ -24,7 +24,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
-from israeli_whist.bots.ladder_ratings import LADDER_RATINGS
+from israeli_whist.bots.matches.ladder_ratings import LADDER_RATINGS
 from israeli_whist.server.db import ratings, seats, tables, users
 from israeli_whist.server.replay import replay_match
 from israeli_whist.server.standin import STAND_IN_LEVEL, playing_level

@@ -5,7 +5,7 @@ A level is one of three forms:
 - a name (``BOT_LEVELS``): ``basic``, ``expert``, ``expert-2026``...
 - ``hard`` or ``expert`` with a budget and settings (the two are then the same bot):
 
-  - ``expert@100ms``, ``expert@1s``: CPU time a decision (``israeli_whist.bots.expert.budget_settings``);
+  - ``expert@100ms``, ``expert@1s``: CPU time a decision (``israeli_whist.bots.players.expert.budget_settings``);
     the bot is anytime, so its choices depend on the machine's speed.
   - ``expert:deals=64``: exactly 64 deals a decision (fewer where the race is settled early):
     the same choices for the same seed on any machine, for reproducible tournaments.
@@ -18,7 +18,7 @@ A level is one of three forms:
   of a tournament.
 - a researcher's own bot, named by its Python entry point ``package.module:factory``: the
   module is imported (from the Python path, or else the current folder) and ``factory(seed)``
-  is called, which returns an ``israeli_whist.bots.base.Bot``; the seed is an int or a string, for
+  is called, which returns an ``israeli_whist.bots.players.base.Bot``; the seed is an int or a string, for
   ``random.Random``. A level name before the colon keeps meaning level settings
   (``expert:deals=64``). Only a person on their own machine names one (the command line, the
   research interfaces): a table of the web app takes level names only (``check_level_name``),
@@ -31,8 +31,8 @@ A level is one of three forms:
 >>> make_bot("expert@fast")
 Traceback (most recent call last):
 ...
-israeli_whist.bots.registry.UnknownLevelError: Unknown bot level 'expert@fast'; a time budget is a number of ms or s, \
-such as 100ms or 1.5s
+israeli_whist.bots.players.registry.UnknownLevelError: Unknown bot level 'expert@fast'; a time budget is a number \
+of ms or s, such as 100ms or 1.5s
 """
 
 from __future__ import annotations
@@ -46,10 +46,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from israeli_whist.bots.base import Bot, RandomBot
-from israeli_whist.bots.basic import BasicBot
-from israeli_whist.bots.expert import ExpertBot, ExpertSettings, budget_settings
-from israeli_whist.bots.levels import EasyBot, Expert2026Bot, HardBot, MediumBot
+from israeli_whist.bots.players.base import Bot, RandomBot
+from israeli_whist.bots.players.basic import BasicBot
+from israeli_whist.bots.players.expert import ExpertBot, ExpertSettings, budget_settings
+from israeli_whist.bots.players.levels import EasyBot, Expert2026Bot, HardBot, MediumBot
 from israeli_whist.core.errors import WhistError, quoted
 
 # ``random`` and ``basic`` are the baselines, ``expert-2026`` the fixed reference; the other
@@ -232,7 +232,7 @@ def _entry_point_bot(level: str, seed: int | str) -> Bot:
     except Exception as error:
         raise _unusable(level, f"{level}({seed!r}) raised {_said(error)}") from None
     if not isinstance(bot, Bot):
-        raise _unusable(level, f"{level}({seed!r}) returned {type(bot).__name__}, not an israeli_whist.bots.base.Bot")
+        raise _unusable(level, f"{level}({seed!r}) returned {type(bot).__name__}, not an israeli_whist.bots.Bot")
     return bot
 
 
