@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from israeli_whist.bots.players.expert import ExpertBot, ExpertSettings
 from israeli_whist.bots.players.registry import (
     BOT_LEVELS,
+    LEVEL_FORMS,
     LEVEL_HELP,
     LEVEL_SETTINGS,
     SETTING_FORMS,
@@ -75,3 +76,14 @@ def test_each_setting_reaches_its_fields_within_its_bounds(setting: LevelSetting
                                                     f"{setting.high}"):
             make_bot(f"expert:{setting.key}={number}")
     assert setting.form in SETTING_FORMS and f"{setting.form}: {setting.meaning}" in LEVEL_HELP
+
+
+def test_the_errors_and_the_help_word_the_forms_in_one_text() -> None:
+    names = ", ".join(BOT_LEVELS)
+    with pytest.raises(UnknownLevelError) as refused:
+        make_bot("genius")
+    assert str(refused.value) == f"Unknown bot level 'genius'; levels: {names}; or {LEVEL_FORMS}"
+    # The help is the same text, with each setting's meaning in place of the list of their forms.
+    meanings = "; ".join(f"{setting.form}: {setting.meaning}" for setting in LEVEL_SETTINGS)
+    help_text = LEVEL_HELP
+    assert help_text == f"{names}; or {LEVEL_FORMS.replace(f'the settings {SETTING_FORMS}', meanings)}"

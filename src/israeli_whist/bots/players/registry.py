@@ -109,14 +109,20 @@ def _and_list(items: list[str]) -> str:
 
 SETTING_FORMS = _and_list([setting.form for setting in LEVEL_SETTINGS])  # "deals=N, ... and bidslope=N"
 ENTRY_POINT_FORM = "your own bot as package.module:factory (a function of the seed that returns a Bot)"
-LEVEL_FORMS = (f"hard or expert with a budget: expert@100ms (CPU time a decision), "
-               f"expert:deals=64 (deals a decision, reproducible), expert@1s:deals=500 (both), with the settings "
-               f"{SETTING_FORMS}; or {ENTRY_POINT_FORM}")
-# The help of every option that takes a level (whist play --bots, tournament, selfplay, analyze --bot).
-LEVEL_HELP = (f"{', '.join(BOT_LEVELS)}; or hard or expert with a budget and settings, such as expert@100ms "
-              f"(CPU time a decision), expert:deals=64 or expert@1s:deals=500:exact=9 ("
-              + "; ".join(f"{setting.form}: {setting.meaning}" for setting in LEVEL_SETTINGS)
-              + f"); or {ENTRY_POINT_FORM}")
+
+
+def _level_forms(settings: str) -> str:
+    """The forms of a level after its name, one text for the errors and the help."""
+    return (f"hard or expert with a budget and settings, such as expert@100ms (CPU time a decision), "
+            f"expert:deals=64 (deals a decision, reproducible) or expert@1s:deals=500:exact=9 ({settings}); "
+            f"or {ENTRY_POINT_FORM}")
+
+
+# In an error, the settings by their forms; in the help of every option that takes a level
+# (whist play --bots, tournament, selfplay, analyze --bot), with what each means.
+LEVEL_FORMS = _level_forms(f"the settings {SETTING_FORMS}")
+LEVEL_HELP = f"{', '.join(BOT_LEVELS)}; or " + _level_forms(
+    "; ".join(f"{setting.form}: {setting.meaning}" for setting in LEVEL_SETTINGS))
 
 _LEVEL = re.compile(r"(?P<name>[^@:]*)(?:@(?P<budget>[^:]*))?(?::(?P<options>.*))?", re.DOTALL)
 _BUDGET = re.compile(r"(?P<number>\d+(?:\.\d+)?)(?P<unit>ms|s)")
@@ -174,7 +180,7 @@ def parse_level(level: str) -> tuple[type[Bot], ExpertSettings | None]:
     assert found is not None  # every string matches: the name may be empty
     name, budget, options = found.group("name", "budget", "options")
     if name not in BOT_LEVELS:
-        raise _unknown(level, f"levels: {', '.join(BOT_LEVELS)}; {LEVEL_FORMS}")
+        raise _unknown(level, f"levels: {', '.join(BOT_LEVELS)}; or {LEVEL_FORMS}")
     cls = BOT_LEVELS[name]
     if budget is None and options is None:
         return cls, None
