@@ -29,18 +29,19 @@ class BuildExtWithoutStale(build_ext):
 
 EXTENSIONS = [
     Extension("israeli_whist.core.fastplay", ["src/israeli_whist/core/fastplay.pyx"], optional=True),
-    # fastplayout weighs deals by the bids with fastestimate's estimate (src/israeli_whist/bots/fastestimate.pxd).
-    Extension("israeli_whist.bots.fastplayout", ["src/israeli_whist/bots/fastplayout.pyx"], include_dirs=["src"],
-              extra_compile_args=["-O3"], optional=True),
-    Extension("israeli_whist.bots.fastestimate", ["src/israeli_whist/bots/fastestimate.pyx"],
-              extra_compile_args=["-O3"], optional=True),
-    # The two searches share src/israeli_whist/bots/cardbits.pxd: "src" is where Cython finds it.
-    Extension("israeli_whist.bots.dd.solver", ["src/israeli_whist/bots/dd/solver.pyx"], include_dirs=["src"],
-              extra_compile_args=["-O3"], optional=True),
-    # Both compile src/israeli_whist/bots/individual_search.pxi: the search, and its helper thread.
-    Extension("israeli_whist.bots.individual_solver", ["src/israeli_whist/bots/individual_solver.pyx"],
+    # fastplayout weighs deals by the bids with fastestimate's estimate
+    # (src/israeli_whist/bots/judgement/fastestimate.pxd, a floor below the search).
+    Extension("israeli_whist.bots.search.fastplayout", ["src/israeli_whist/bots/search/fastplayout.pyx"],
               include_dirs=["src"], extra_compile_args=["-O3"], optional=True),
-    Extension("israeli_whist.bots.individual_helper", ["src/israeli_whist/bots/individual_helper.pyx"],
+    Extension("israeli_whist.bots.judgement.fastestimate", ["src/israeli_whist/bots/judgement/fastestimate.pyx"],
+              extra_compile_args=["-O3"], optional=True),
+    # The two searches share src/israeli_whist/bots/search/cardbits.pxd: "src" is where Cython finds it.
+    Extension("israeli_whist.bots.search.dd.solver", ["src/israeli_whist/bots/search/dd/solver.pyx"],
+              include_dirs=["src"], extra_compile_args=["-O3"], optional=True),
+    # Both compile src/israeli_whist/bots/search/individual_search.pxi: the search, and its helper thread.
+    Extension("israeli_whist.bots.search.individual_solver", ["src/israeli_whist/bots/search/individual_solver.pyx"],
+              include_dirs=["src"], extra_compile_args=["-O3"], optional=True),
+    Extension("israeli_whist.bots.search.individual_helper", ["src/israeli_whist/bots/search/individual_helper.pyx"],
               include_dirs=["src"], extra_compile_args=["-O3"], optional=True),
 ]
 

@@ -3,9 +3,9 @@
 Hands of Israeli Whist (or ``--game whistiti``) are played by four bots (``--bots``, the expert
 with a fixed number of deals by default, so that the bids are a searching player's) and stopped
 at a random card of the play. From each stopped position, the seat on move draws deals three
-ways: uniformly (``israeli_whist.bots.sampling``), and by the bids with the basic estimate (``infer=1``)
+ways: uniformly (``israeli_whist.bots.search.sampling``), and by the bids with the basic estimate (``infer=1``)
 or the learned estimator (``infer=2``) as the model of how the others bid
-(``israeli_whist.bots.inference``); and, where the compiled module is built, the first two again in C as
+(``israeli_whist.bots.search.inference``); and, where the compiled module is built, the first two again in C as
 the anytime expert draws them (``fastplayout.draw_deals``). It prints, for each way, the share
 of the hidden cards a drawn deal puts in the hand that truly holds them (the closer the deals
 are to the truth, the better the search's votes), the uniform draws made a kept deal (Python
@@ -23,10 +23,10 @@ import statistics
 import time
 from collections.abc import Callable
 
-from israeli_whist.bots.deal_scoring import DealBatches, compiled_scoring_available
-from israeli_whist.bots.inference import BidLikelihood, InferringSampler
-from israeli_whist.bots.registry import make_bot
-from israeli_whist.bots.sampling import Deal, DealSampler
+from israeli_whist.bots.players.registry import make_bot
+from israeli_whist.bots.search.deal_scoring import DealBatches, compiled_scoring_available
+from israeli_whist.bots.search.inference import BidLikelihood, InferringSampler
+from israeli_whist.bots.search.sampling import Deal, DealSampler
 from israeli_whist.core.actions import Phase
 from israeli_whist.core.games import make_game
 from israeli_whist.core.state import HandState

@@ -4,7 +4,7 @@ Bids are collected with the true hands behind them: from hands of our games play
 of one level (``--level``, the anytime expert by default), and from OpenSpiel's C++ ISMCTS
 bidding in ``oh_hell`` (4 players, 12 cards, scored as Whistiti), where the [rl] extra is
 installed. For each bid, the miss is the contract less a model's expected bid for the bidder's
-hand at the bid (``israeli_whist.bots.inference``): the basic bot's estimate with its zero line (the
+hand at the bid (``israeli_whist.bots.search.inference``): the basic bot's estimate with its zero line (the
 model before the mixture), the estimate plus ``SEARCHER_OFFSET`` (a searching player), and,
 for the mixture the inference uses, the mean log-likelihood of the bids (higher fits better).
 It prints the mean, spread and root mean square of each model's misses.
@@ -20,8 +20,8 @@ import random
 import statistics
 from collections.abc import Iterator
 
-from israeli_whist.bots.inference import BID_SPREAD, SEARCHER_OFFSET, BidLikelihood
-from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.players.registry import make_bot
+from israeli_whist.bots.search.inference import BID_SPREAD, SEARCHER_OFFSET, BidLikelihood
 from israeli_whist.core.actions import Phase
 from israeli_whist.core.cards import CardSet
 from israeli_whist.core.games import make_game

@@ -21,9 +21,9 @@ import random
 import statistics
 import time
 
-from israeli_whist.bots.budget import Clock, Race
-from israeli_whist.bots.expert import ExpertBot, ExpertSettings, _finish_value, distinct_cards
-from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.players.expert import ExpertBot, ExpertSettings, _finish_value, distinct_cards
+from israeli_whist.bots.players.registry import make_bot
+from israeli_whist.bots.search.budget import Clock, Race
 from israeli_whist.core.actions import Phase
 from israeli_whist.core.games import make_game
 from israeli_whist.core.views import SeatView, seat_view

@@ -19,7 +19,7 @@ import statistics
 import time
 from collections import defaultdict
 
-from israeli_whist.bots.expert import ExpertBot
+from israeli_whist.bots.players.expert import ExpertBot
 from israeli_whist.core.games import make_game
 from israeli_whist.core.views import seat_view
 

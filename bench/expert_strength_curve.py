@@ -2,7 +2,7 @@
 itself at the next lower budget (or, with --reference, against a fixed level such as
 ``expert-2026``), in duplicate, per game.
 
-Each match is a ``israeli_whist.bots.tournament`` run: the same deals with the two bots in every seat
+Each match is a ``israeli_whist.bots.matches.tournament`` run: the same deals with the two bots in every seat
 arrangement (Israeli Whist and Whistiti: the 6 seatings of two bots at four seats; Classic
 Whist: each bot one side, both ways). It prints the mean points a hand of the first bot less
 the second's, paired by deal, with its 95% confidence interval, and each side's CPU time per
@@ -29,9 +29,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from israeli_whist.bots.expert import ExpertBot, ExpertSettings
-from israeli_whist.bots.registry import parse_level
-from israeli_whist.bots.tournament import (
+from israeli_whist.bots.matches.tournament import (
     DealResult,
     TournamentSpec,
     play_deal,
@@ -39,6 +37,8 @@ from israeli_whist.bots.tournament import (
     seat_arrangements,
     spec_from,
 )
+from israeli_whist.bots.players.expert import ExpertBot, ExpertSettings
+from israeli_whist.bots.players.registry import parse_level
 from israeli_whist.core.actions import Action
 from israeli_whist.core.games import make_game
 from israeli_whist.core.views import SeatView

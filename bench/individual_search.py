@@ -27,9 +27,9 @@ import time
 from collections.abc import Callable
 from functools import partial
 
-from israeli_whist.bots import individual_solver
-from israeli_whist.bots.analysis import PARANOID_NODE_BUDGET
-from israeli_whist.bots.individual import paranoid_card_values_within, paranoid_value_within
+from israeli_whist.bots.matches.analysis import PARANOID_NODE_BUDGET
+from israeli_whist.bots.search import individual_solver
+from israeli_whist.bots.search.individual import paranoid_card_values_within, paranoid_value_within
 from israeli_whist.core.cards import CardSet
 from israeli_whist.core.scoring import israeli_score, whistiti_score
 

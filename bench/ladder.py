@@ -1,7 +1,7 @@
 """The ladder of bot levels: is each level a real step above the one below, and what rating
 does each level earn?
 
-Two runs, both duplicate matches of ``israeli_whist.bots.tournament`` (the same deals with the two bots
+Two runs, both duplicate matches of ``israeli_whist.bots.matches.tournament`` (the same deals with the two bots
 in every seat arrangement), per game:
 
 - **Neighbouring pairs** (the default): easy-medium, medium-hard and hard-expert (``--pairs``
@@ -14,10 +14,10 @@ in every seat arrangement), per game:
   shifted, per game, so that medium's mu is 25: a new player starts level with the basic bot.
   ``--rows`` keeps every hand (JSON lines, one match a line, written as each match ends) and
   ``--from-rows`` rates such a file again without playing; ``--write`` writes the games rated
-  into ``src/israeli_whist/bots/ladder_ratings.py``, the other games' ratings kept as they were.
+  into ``src/israeli_whist/bots/matches/ladder_ratings.py``, the other games' ratings kept as they were.
 
 A researcher's own bot joins the round robin by its entry point, as in ``whist tournament``
-(``israeli_whist.bots.registry``): ``--levels easy,medium,hard,expert,mybots.agent:make`` rates it on the
+(``israeli_whist.bots.players.registry``): ``--levels easy,medium,hard,expert,mybots.agent:make`` rates it on the
 leaderboard's scale beside the levels. Every level is checked before the first match, and
 ``--write`` takes the shipped levels only: the ratings module is what the server reads.
 
@@ -46,8 +46,8 @@ from typing import Any, TypeVar
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from israeli_whist.bots.registry import BOT_LEVELS, check_level
-from israeli_whist.bots.tournament import TournamentResult, run_tournament, seat_arrangements, spec_from
+from israeli_whist.bots.matches.tournament import TournamentResult, run_tournament, seat_arrangements, spec_from
+from israeli_whist.bots.players.registry import BOT_LEVELS, check_level
 from israeli_whist.core.errors import WhistError
 from israeli_whist.core.games import make_game
 
@@ -55,7 +55,7 @@ TITLES = {"israeli": "Israeli Whist", "classic": "Classic Whist", "whistiti": "W
 LADDER = ("easy", "medium", "hard", "expert")
 NEIGHBOURS = tuple(f"{low}-{high}" for low, high in itertools.pairwise(LADDER))
 ANCHOR_LEVEL, ANCHOR_MU = "medium", 25.0  # the basic bot's rating, where a new player starts
-RATINGS_MODULE = Path(__file__).resolve().parent.parent / "src" / "israeli_whist" / "bots" / "ladder_ratings.py"
+RATINGS_MODULE = Path(__file__).resolve().parents[1] / "src/israeli_whist/bots/matches/ladder_ratings.py"
 MODEL = PlackettLuce()
 T = TypeVar("T")
 

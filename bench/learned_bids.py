@@ -1,7 +1,7 @@
 """Does the learned trick estimator bid better than the basic estimate? The basic bot against
 itself with one change: its contract bids aim at the learned estimator's tricks
-(``israeli_whist.bots.learned``) instead of the basic estimate, with the same zero line. Everything
-else (calls, Frisch, play) is the basic bot's. A duplicate match (``israeli_whist.bots.tournament``):
+(``israeli_whist.bots.judgement.learned``) instead of the basic estimate, with the same zero line. Everything
+else (calls, Frisch, play) is the basic bot's. A duplicate match (``israeli_whist.bots.matches.tournament``):
 the same deals in every seating, the difference paired by deal with its 95% CI.
 
 Run:  python bench/learned_bids.py [--game israeli] [--deals 334] [--seed 11]
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import argparse
 
-from israeli_whist.bots import registry
-from israeli_whist.bots.basic import BasicBot
-from israeli_whist.bots.basic_bidding import ZERO_LINE
-from israeli_whist.bots.learned import LearnedEstimator
-from israeli_whist.bots.tournament import run_tournament, spec_from
+from israeli_whist.bots.judgement.basic_bidding import ZERO_LINE
+from israeli_whist.bots.judgement.learned import LearnedEstimator
+from israeli_whist.bots.matches.tournament import run_tournament, spec_from
+from israeli_whist.bots.players import registry
+from israeli_whist.bots.players.basic import BasicBot
 from israeli_whist.core.actions import Action, Phase, contract_tricks
 from israeli_whist.core.views import SeatView
 

@@ -22,7 +22,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from israeli_whist.bots.stats import mean_interval, t_quantile
+from israeli_whist.bots.matches.stats import mean_interval, t_quantile
 
 RESULT = re.compile(r"paired by deal: ([+-]?\d+(?:\.\d+)?) \[([+-]?\d+(?:\.\d+)?), ([+-]?\d+(?:\.\d+)?)\] "
                     r"\(95% CI, (\d+) deals")

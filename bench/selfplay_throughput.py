@@ -32,8 +32,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from israeli_whist.bots.registry import make_bot
-from israeli_whist.bots.runner import play_hand
+from israeli_whist.bots.matches.runner import play_hand
+from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.match import deal_seed
 from israeli_whist.rl.raybackend import RaySession
 from israeli_whist.rl.selfplay import ChunkMapper, SelfPlaySpec, run_selfplay, selfplay_spec

@@ -56,7 +56,7 @@ import websockets
 from sqlalchemy import Engine, bindparam, text
 from sqlalchemy.exc import SQLAlchemyError
 
-from israeli_whist.bots.registry import BOT_LEVELS
+from israeli_whist.bots.players.registry import BOT_LEVELS
 from israeli_whist.core.games import make_game
 from israeli_whist.core.match import Match
 from israeli_whist.server.db import make_engine

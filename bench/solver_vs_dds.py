@@ -1,8 +1,8 @@
-"""Time israeli_whist.bots.dd against DDS (endplay) on full 13-card deals, asked the same question.
+"""Time israeli_whist.bots.search.dd against DDS (endplay) on full 13-card deals, asked the same question.
 
     python bench/solver_vs_dds.py [--deals 240] [--skewed 0.5] [--seed 1] [--slowest 8]
 
-``israeli_whist.bots.dd.solve`` answers one question: the tricks of the side on move with best play
+``israeli_whist.bots.search.dd.solve`` answers one question: the tricks of the side on move with best play
 (one strain, one leader). DDS's mode for that question is ``SolveMode.OptimalOne`` (one best card
 and its tricks): that is the primary ratio. DDS's default mode, which scores every legal card of
 the position, is timed beside it and labelled "all cards". Whole tables (5 strains x 4 leaders,
@@ -33,8 +33,8 @@ from endplay.dds import calc_dd_table, solve_board
 from endplay.dds.solve import SolveMode
 from endplay.types import Deal
 
-from israeli_whist.bots.dd import STRAINS, dd_table, solve
-from israeli_whist.bots.dd.dds import denomination, to_deal
+from israeli_whist.bots.search.dd import STRAINS, dd_table, solve
+from israeli_whist.bots.search.dd.dds import denomination, to_deal
 from israeli_whist.core.cards import RANK_LETTERS, STRAIN_LETTERS
 
 SEAT_NAMES = ("North", "East", "South", "West")

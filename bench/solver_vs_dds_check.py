@@ -1,4 +1,4 @@
-"""The long agreement check of israeli_whist.bots.dd against DDS (endplay); prints every disagreement.
+"""The long agreement check of israeli_whist.bots.search.dd against DDS (endplay); prints every disagreement.
 
     python bench/solver_vs_dds_check.py [--deals 1000] [--tricks 13] [--single 0] [--mid-trick 1000]
                                         [--mid-trick-max 13] [--seed 1]
@@ -16,9 +16,9 @@ import argparse
 import random
 import time
 
-from israeli_whist.bots.dd import dd_table, solve
-from israeli_whist.bots.dd.dds import dds_solve, dds_table, to_deal
-from israeli_whist.bots.dd.reference import legal_cards
+from israeli_whist.bots.search.dd import dd_table, solve
+from israeli_whist.bots.search.dd.dds import dds_solve, dds_table, to_deal
+from israeli_whist.bots.search.dd.reference import legal_cards
 
 
 def deal(rng: random.Random, tricks: int) -> list[int]:

@@ -15,7 +15,7 @@ Duplicate: each deal (the dealer and the 49 cards, the last turned up for trump)
 times, once for every choice of the two seats the expert takes; ISMCTS takes the other two. A
 deal's score is the mean over its six hands of (expert's points - ISMCTS's points) a hand per
 player; the result is the mean of those over the deals with a 95% t interval
-(``israeli_whist.bots.stats.mean_interval``), so the luck of the cards cancels.
+(``israeli_whist.bots.matches.stats.mean_interval``), so the luck of the cards cancels.
 
 Time is CPU time of this process (one core), per decision with two or more legal actions
 (either side answers a forced play at once). First the expert plays calibration hands and its
@@ -25,7 +25,7 @@ the match itself, where the count is corrected after every deal so that ISMCTS's
 stays at or above its mark. The expert's time includes rebuilding its view from oh_hell's
 information state.
 
-Our side is ``--expert``, a level as ``israeli_whist.bots.registry.make_bot`` reads it: ``expert`` (the
+Our side is ``--expert``, a level as ``israeli_whist.bots.players.registry.make_bot`` reads it: ``expert`` (the
 anytime expert at its default CPU time a decision) by default, or ``expert@20ms``,
 ``expert:deals=64``, ``expert-2026`` (the fixed 16/24-deal search that was ``expert`` before).
 
@@ -49,10 +49,10 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from israeli_whist.bots.base import Bot
-from israeli_whist.bots.expert import ExpertBot
-from israeli_whist.bots.registry import make_bot
-from israeli_whist.bots.stats import MeanInterval, mean_interval
+from israeli_whist.bots.matches.stats import MeanInterval, mean_interval
+from israeli_whist.bots.players.base import Bot
+from israeli_whist.bots.players.expert import ExpertBot
+from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.rl.openspiel import load
 from israeli_whist.rl.openspiel_ohhell import oh_hell_action, oh_hell_view, our_card
 from israeli_whist.rl.openspiel_resample import resampler
@@ -391,8 +391,8 @@ def main() -> None:
     parser.add_argument("--ours", choices=PHASES, default="all",
                         help="where our bot decides in its seats: everything, or only the bids or the cards "
                              "(ISMCTS decides the rest): which part of the game wins or loses")
-    parser.add_argument("--expert", default="expert", help="our bot's level, as israeli_whist.bots.registry.make_bot "
-                        "reads it: expert (its default time a decision), expert@20ms, expert:deals=64, expert-2026")
+    parser.add_argument("--expert", default="expert", help="our bot's level, as israeli_whist.bots.make_bot reads it:"
+                        " expert (its default time a decision), expert@20ms, expert:deals=64, expert-2026")
     parser.add_argument("--by-place", action="store_true",
                         help="oh_hell only: also the points by place in the bidding and by bid")
     args = parser.parse_args()

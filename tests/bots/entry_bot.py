@@ -4,7 +4,7 @@ from theirs)."""
 
 from __future__ import annotations
 
-from israeli_whist.bots.base import Bot
+from israeli_whist.bots.players.base import Bot
 from israeli_whist.core.actions import Action
 from israeli_whist.core.views import SeatView
 

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from israeli_whist.bots import individual
-from israeli_whist.bots.analysis import (
+from israeli_whist.bots.matches.analysis import (
     CardVerdict,
     GameAnalysis,
     analysis_json,
@@ -18,10 +17,11 @@ from israeli_whist.bots.analysis import (
     card_values,
     default_max_tricks,
 )
-from israeli_whist.bots.dd import solve
-from israeli_whist.bots.dd.reference import reference_solve
-from israeli_whist.bots.individual import paranoid_value, paranoid_value_exhaustive
-from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.players.registry import make_bot
+from israeli_whist.bots.search import individual
+from israeli_whist.bots.search.dd import solve
+from israeli_whist.bots.search.dd.reference import reference_solve
+from israeli_whist.bots.search.individual import paranoid_value, paranoid_value_exhaustive
 from israeli_whist.core.actions import Action, Phase, contract_tricks, is_contract
 from israeli_whist.core.errors import RecordError, WhistError
 from israeli_whist.core.games import make_game
@@ -267,7 +267,8 @@ def test_progress_is_told_after_every_action_of_every_hand(game: str) -> None:
 
 
 def test_a_depth_taking_minutes_without_the_compiled_search_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    from israeli_whist.bots import analysis, individual
+    from israeli_whist.bots.matches import analysis
+    from israeli_whist.bots.search import individual
 
     monkeypatch.setattr(individual, "compiled_search_available", lambda: False)
     record = first_hand_record("israeli", 1, best_card)
@@ -283,7 +284,7 @@ needs_compiled = pytest.mark.skipif(not individual.compiled_search_available(), 
 @needs_compiled
 @pytest.mark.parametrize("game", ["israeli", "whistiti"])
 def test_cards_whose_search_ran_out_are_not_proven_and_not_judged(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from israeli_whist.bots import analysis as analysis_module
+    from israeli_whist.bots.matches import analysis as analysis_module
 
     monkeypatch.setattr(analysis_module, "PARANOID_NODE_BUDGET", 5)
     analysis = analyze_record(first_hand_record(game, 1, best_card), bot="basic", max_tricks=ENDING)

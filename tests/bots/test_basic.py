@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from israeli_whist.bots import basic_bidding
-from israeli_whist.bots.base import Bot, RandomBot
-from israeli_whist.bots.basic import BasicBot
-from israeli_whist.bots.registry import make_bot
-from israeli_whist.bots.runner import play_to_end
+from israeli_whist.bots.judgement import basic_bidding
+from israeli_whist.bots.matches.runner import play_to_end
+from israeli_whist.bots.players.base import Bot, RandomBot
+from israeli_whist.bots.players.basic import BasicBot
+from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.actions import PASS, Action, Phase, bid_action, contract_action, contract_tricks, is_bid
 from israeli_whist.core.cards import NO_TRUMP, SUIT_MASKS, SUITS, CardSet, card_set, cards_in, parse_card, parse_hand
 from israeli_whist.core.classic import ClassicWhist
@@ -110,7 +110,9 @@ def test_deterministic_for_a_seed(name: str) -> None:
 def test_bot_modules_never_touch_the_full_state() -> None:
     """No basic module imports the state, the game or the match: all it can read is a SeatView."""
     forbidden = {f"israeli_whist.core.{name}" for name in ("state", "handgame", "match", "games")}
-    for path in sorted(BOTS_DIR.glob("basic*.py")):
+    paths = sorted(BOTS_DIR.glob("*/basic*.py"))
+    assert [path.stem for path in paths] == ["basic_bidding", "basic_knowledge", "basic_play", "basic"]
+    for path in paths:
         tree = ast.parse(path.read_text())
         imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
         imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}

@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from israeli_whist.bots.base import Bot, RandomBot
-from israeli_whist.bots.basic import BasicBot
-from israeli_whist.bots.runner import play_to_end
+from israeli_whist.bots.matches.runner import play_to_end
+from israeli_whist.bots.players.base import Bot, RandomBot
+from israeli_whist.bots.players.basic import BasicBot
 from israeli_whist.core.games import make_game
 from israeli_whist.core.match import Match
 

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from israeli_whist.bots import individual
-from israeli_whist.bots.analysis import contract_score
-from israeli_whist.bots.card_judgement import Judgement, judge_card
-from israeli_whist.bots.individual import paranoid_value_exhaustive
-from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.matches.analysis import contract_score
+from israeli_whist.bots.players.registry import make_bot
+from israeli_whist.bots.search import individual
+from israeli_whist.bots.search.card_judgement import Judgement, judge_card
+from israeli_whist.bots.search.individual import paranoid_value_exhaustive
 from israeli_whist.core.actions import Phase
 from israeli_whist.core.games import make_game
 from israeli_whist.core.match import Match
@@ -114,7 +114,7 @@ def test_a_card_is_not_judged_when_no_card_is_shown_to_reach_the_best(monkeypatc
 
 
 def test_the_json_says_when_the_best_cards_were_not_all_asked() -> None:
-    from israeli_whist.bots.analysis import CardVerdict, GameAnalysis, HandAnalysis, analysis_json
+    from israeli_whist.bots.matches.analysis import CardVerdict, GameAnalysis, HandAnalysis, analysis_json
 
     cards = (CardVerdict(1, 1, 0, 12, -10, 10, (11,), all_best_cards=False), CardVerdict(2, 1, 1, 3, 5, 5, (3,)))
     hand = HandAnalysis(1, 0, False, cards, ())

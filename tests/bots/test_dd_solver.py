@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from israeli_whist.bots.dd import InvalidPositionError, dd_table, leader_side_tricks, solve
-from israeli_whist.bots.dd.dds import dds_solve, dds_table
-from israeli_whist.bots.dd.reference import legal_cards, reference_solve
+from israeli_whist.bots.search.dd import InvalidPositionError, dd_table, leader_side_tricks, solve
+from israeli_whist.bots.search.dd.dds import dds_solve, dds_table
+from israeli_whist.bots.search.dd.reference import legal_cards, reference_solve
 
 Position = tuple[list[int], int, int, list[int]]
 
@@ -123,7 +123,7 @@ def test_rejects_impossible_positions(
 
 
 def test_says_so_when_the_extension_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    import israeli_whist.bots.dd as dd
+    import israeli_whist.bots.search.dd as dd
 
     monkeypatch.setattr(dd, "_solver", None)
     with pytest.raises(dd.SolverUnavailableError, match="not compiled"):

@@ -1,4 +1,4 @@
-"""The expert's compiled card search (``israeli_whist.bots.deal_scoring``, ``fastplayout.score_deals``):
+"""The expert's compiled card search (``israeli_whist.bots.search.deal_scoring``, ``fastplayout.score_deals``):
 its deals are the sampler's, uniform over the deals consistent with the view, and its scores are
 the Python path's, deal for deal."""
 
@@ -12,13 +12,13 @@ from dataclasses import replace
 
 import pytest
 
-from israeli_whist.bots import fastplayout
-from israeli_whist.bots.budget import Clock, Pacer, Race
-from israeli_whist.bots.deal_scoring import CardScorer, DealBatches, compiled_scoring_available
-from israeli_whist.bots.determinize import own_points, state_for
-from israeli_whist.bots.expert import distinct_cards
-from israeli_whist.bots.playout import final_tricks
-from israeli_whist.bots.sampling import DealSampler, deal_constraints
+from israeli_whist.bots.players.expert import distinct_cards
+from israeli_whist.bots.search import fastplayout
+from israeli_whist.bots.search.budget import Clock, Pacer, Race
+from israeli_whist.bots.search.deal_scoring import CardScorer, DealBatches, compiled_scoring_available
+from israeli_whist.bots.search.determinize import own_points, state_for
+from israeli_whist.bots.search.playout import final_tricks
+from israeli_whist.bots.search.sampling import DealSampler, deal_constraints
 from israeli_whist.core.actions import Phase
 from israeli_whist.core.games import make_game
 from israeli_whist.core.state import HandState

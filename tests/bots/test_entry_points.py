@@ -21,8 +21,8 @@ from fastapi.testclient import TestClient
 from server_kit import sign_in, use
 from typer.testing import CliRunner
 
-from israeli_whist.bots.registry import UnknownLevelError, check_level, is_entry_point, make_bot
-from israeli_whist.bots.tournament import run_tournament, spec_from
+from israeli_whist.bots.matches.tournament import run_tournament, spec_from
+from israeli_whist.bots.players.registry import UnknownLevelError, check_level, is_entry_point, make_bot
 from israeli_whist.cli.main import app
 from israeli_whist.server.app import create_app
 from israeli_whist.server.settings import ServerSettings
@@ -121,7 +121,7 @@ def researcher_modules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[
     ("plain", "make", "module {module} has no make"),
     ("plain", "x", "{module}.x is not a function of the seed (int)"),
     ("plain", "fails", "{module}:fails(0) raised ValueError: no bot today"),
-    ("plain", "number", "{module}:number(0) returned int, not an israeli_whist.bots.base.Bot"),
+    ("plain", "number", "{module}:number(0) returned int, not an israeli_whist.bots.Bot"),
 ])
 def test_each_fault_of_an_entry_point_is_one_line(researcher_modules: dict[str, str], role: str | None,
                                                  factory: str, message: str) -> None:
@@ -150,7 +150,7 @@ def test_a_web_client_cannot_seat_an_entry_point_nor_a_budget(app_settings: Serv
     marker = tmp_path / "imported"
     (tmp_path / f"{module}.py").write_text(
         f"from pathlib import Path\nPath({str(marker)!r}).write_text('imported')\n"
-        "from israeli_whist.bots.base import RandomBot\ndef make(seed):\n    return RandomBot(seed)\n",
+        "from israeli_whist.bots.players.base import RandomBot\ndef make(seed):\n    return RandomBot(seed)\n",
         encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     with TestClient(create_app(app_settings)) as client:

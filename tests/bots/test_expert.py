@@ -9,12 +9,19 @@ from typing import Any
 
 import pytest
 
-from israeli_whist.bots.dd import solve
-from israeli_whist.bots.determinize import state_for
-from israeli_whist.bots.expert import ExpertBot, ExpertSettings, basic_contract, distinct_cards, finish, position
-from israeli_whist.bots.playout import compiled_playout_available, final_tricks, play_out, policy_card
-from israeli_whist.bots.registry import BOT_LEVELS, make_bot
-from israeli_whist.bots.sampling import DealSampler
+from israeli_whist.bots.players.expert import (
+    ExpertBot,
+    ExpertSettings,
+    basic_contract,
+    distinct_cards,
+    finish,
+    position,
+)
+from israeli_whist.bots.players.registry import BOT_LEVELS, make_bot
+from israeli_whist.bots.search.dd import solve
+from israeli_whist.bots.search.determinize import state_for
+from israeli_whist.bots.search.playout import compiled_playout_available, final_tricks, play_out, policy_card
+from israeli_whist.bots.search.sampling import DealSampler
 from israeli_whist.core.actions import PASS, Phase
 from israeli_whist.core.cards import parse_card, parse_hand
 from israeli_whist.core.games import make_game

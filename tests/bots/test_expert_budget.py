@@ -9,11 +9,18 @@ from dataclasses import replace
 
 import pytest
 
-from israeli_whist.bots.budget import RACE_MIN_DEALS, Race
-from israeli_whist.bots.expert import BID_SLOPES, DEAL_CAP, DEFAULT_BUDGET, ExpertBot, ExpertSettings, budget_settings
-from israeli_whist.bots.individual import paranoid_value_exhaustive
-from israeli_whist.bots.registry import BOT_LEVELS, UnknownLevelError, check_level, make_bot, parse_level
-from israeli_whist.bots.tournament import TournamentError, run_tournament, spec_from
+from israeli_whist.bots.matches.tournament import TournamentError, run_tournament, spec_from
+from israeli_whist.bots.players.expert import (
+    BID_SLOPES,
+    DEAL_CAP,
+    DEFAULT_BUDGET,
+    ExpertBot,
+    ExpertSettings,
+    budget_settings,
+)
+from israeli_whist.bots.players.registry import BOT_LEVELS, UnknownLevelError, check_level, make_bot, parse_level
+from israeli_whist.bots.search.budget import RACE_MIN_DEALS, Race
+from israeli_whist.bots.search.individual import paranoid_value_exhaustive
 from israeli_whist.core.actions import Phase, contract_tricks
 from israeli_whist.core.games import make_game
 from israeli_whist.core.state import HandState

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from israeli_whist.bots import individual
-from israeli_whist.bots.individual import (
+from israeli_whist.bots.search import individual
+from israeli_whist.bots.search.individual import (
     compiled_search_available,
     maxn_values,
     paranoid_card_values,
@@ -31,7 +31,7 @@ from israeli_whist.core.cards import NO_TRUMP, SPADES, CardSet, parse_hand
 from israeli_whist.core.scoring import israeli_score, whistiti_score
 
 if compiled_search_available():
-    from israeli_whist.bots import individual_solver
+    from israeli_whist.bots.search import individual_solver
 
 needs_compiled = pytest.mark.skipif(not compiled_search_available(), reason="individual_solver is not built")
 
@@ -278,7 +278,7 @@ def test_without_the_compiled_search_a_budget_changes_nothing(monkeypatch: pytes
 
 def helper_module_built() -> bool:
     try:
-        from israeli_whist.bots import individual_helper  # noqa: F401
+        from israeli_whist.bots.search import individual_helper  # noqa: F401
     except ImportError:
         return False
     return compiled_search_available()
@@ -392,7 +392,7 @@ def test_without_a_thread_to_spare_the_search_runs_alone(helper_always: None,
 def test_a_helper_built_from_other_sources_returns_at_once() -> None:
     """Its structures' sizes differ from the search's: it must not touch the tables it is given
     (null addresses here, which it would crash on)."""
-    from israeli_whist.bots import individual_helper
+    from israeli_whist.bots.search import individual_helper
 
     other_layout = (1, 2, 3, 4)
     hands = (0b1, 0b10, 0b100, 0b1000)

@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from israeli_whist.bots import fastplayout
-from israeli_whist.bots.basic import BasicBot
-from israeli_whist.bots.deal_scoring import compiled_scoring_available, dealer_arguments
-from israeli_whist.bots.expert import ExpertBot
-from israeli_whist.bots.inference import (
+from israeli_whist.bots.players.basic import BasicBot
+from israeli_whist.bots.players.expert import ExpertBot
+from israeli_whist.bots.players.registry import make_bot
+from israeli_whist.bots.search import fastplayout
+from israeli_whist.bots.search.deal_scoring import compiled_scoring_available, dealer_arguments
+from israeli_whist.bots.search.inference import (
     BASIC_SHARE,
     BID_SPREAD,
     MAX_TRIES,
@@ -25,8 +26,7 @@ from israeli_whist.bots.inference import (
     BidLikelihood,
     InferringSampler,
 )
-from israeli_whist.bots.registry import make_bot
-from israeli_whist.bots.sampling import DealSampler
+from israeli_whist.bots.search.sampling import DealSampler
 from israeli_whist.core.actions import Phase
 from israeli_whist.core.games import make_game
 from israeli_whist.core.state import HandState

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from israeli_whist.bots.learned import (
+from israeli_whist.bots.judgement.learned import (
     FEATURE_NAMES,
     LearnedEstimator,
     ModelError,
@@ -24,8 +24,8 @@ from israeli_whist.bots.learned import (
     hand_at_bid,
     shipped_games,
 )
-from israeli_whist.bots.learned_features import contracts_before, first_bidder, suit_order
-from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.judgement.learned_features import contracts_before, first_bidder, suit_order
+from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.actions import Phase
 from israeli_whist.core.cards import NO_TRUMP, SUIT_MASKS, SUITS
 from israeli_whist.core.games import make_game
@@ -225,7 +225,7 @@ def test_a_spectator_has_no_hand_to_estimate() -> None:
 
 def test_the_shipped_weights_are_package_data() -> None:
     pyproject = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
-    assert "bots/models/*.npz" in pyproject["tool"]["setuptools"]["package-data"]["israeli_whist"]
+    assert "bots/judgement/models/*.npz" in pyproject["tool"]["setuptools"]["package-data"]["israeli_whist"]
     assert "numpy" in " ".join(pyproject["project"]["dependencies"])  # a plain install runs the network
 
 

@@ -1,4 +1,4 @@
-"""The one gate for bot levels (``israeli_whist.bots.registry``): any text is a bot or one line that says
+"""The one gate for bot levels (``israeli_whist.bots.players.registry``): any text is a bot or one line that says
 why not, for the command line's levels and for a web client's seat alike; and each setting of a
 searching level is listed once, in the table the parser, the errors and the help read."""
 
@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from israeli_whist.bots.expert import ExpertBot, ExpertSettings
-from israeli_whist.bots.registry import (
+from israeli_whist.bots.players.expert import ExpertBot, ExpertSettings
+from israeli_whist.bots.players.registry import (
     BOT_LEVELS,
+    LEVEL_FORMS,
     LEVEL_HELP,
     LEVEL_SETTINGS,
     SETTING_FORMS,
@@ -75,3 +76,14 @@ def test_each_setting_reaches_its_fields_within_its_bounds(setting: LevelSetting
                                                     f"{setting.high}"):
             make_bot(f"expert:{setting.key}={number}")
     assert setting.form in SETTING_FORMS and f"{setting.form}: {setting.meaning}" in LEVEL_HELP
+
+
+def test_the_errors_and_the_help_word_the_forms_in_one_text() -> None:
+    names = ", ".join(BOT_LEVELS)
+    with pytest.raises(UnknownLevelError) as refused:
+        make_bot("genius")
+    assert str(refused.value) == f"Unknown bot level 'genius'; levels: {names}; or {LEVEL_FORMS}"
+    # The help is the same text, with each setting's meaning in place of the list of their forms.
+    meanings = "; ".join(f"{setting.form}: {setting.meaning}" for setting in LEVEL_SETTINGS)
+    help_text = LEVEL_HELP
+    assert help_text == f"{names}; or {LEVEL_FORMS.replace(f'the settings {SETTING_FORMS}', meanings)}"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from israeli_whist.bots.expert import DEFAULT_BUDGET, ExpertBot, ExpertSettings
-from israeli_whist.bots.ladder_ratings import LADDER_RATINGS
-from israeli_whist.bots.levels import Expert2026Bot, HardBot
-from israeli_whist.bots.registry import BOT_LEVELS, make_bot
+from israeli_whist.bots.matches.ladder_ratings import LADDER_RATINGS
+from israeli_whist.bots.players.expert import DEFAULT_BUDGET, ExpertBot, ExpertSettings
+from israeli_whist.bots.players.levels import Expert2026Bot, HardBot
+from israeli_whist.bots.players.registry import BOT_LEVELS, make_bot
 from israeli_whist.core.games import GAMES
 
 

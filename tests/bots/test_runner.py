@@ -1,9 +1,9 @@
-"""The one loop that lets bots act (israeli_whist.bots.runner): steps, loops and the callback."""
+"""The one loop that lets bots act (israeli_whist.bots.matches.runner): steps, loops and the callback."""
 
 from __future__ import annotations
 
-from israeli_whist.bots.base import Bot, RandomBot
-from israeli_whist.bots.runner import bot_action, bot_to_act, play_hand, play_match, play_to_end
+from israeli_whist.bots.matches.runner import bot_action, bot_to_act, play_hand, play_match, play_to_end
+from israeli_whist.bots.players.base import Bot, RandomBot
 from israeli_whist.core.actions import Action
 from israeli_whist.core.games import make_game
 from israeli_whist.core.match import Match

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from israeli_whist.bots.sampling import DealConstraints, DealSampler, deal_constraints, sample_deals
+from israeli_whist.bots.search.sampling import DealConstraints, DealSampler, deal_constraints, sample_deals
 from israeli_whist.core.actions import PASS, Phase
 from israeli_whist.core.cards import card_set, iter_cards
 from israeli_whist.core.games import make_game

@@ -11,11 +11,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from israeli_whist.bots import dd
+from israeli_whist.bots.search import dd
 from israeli_whist.core.cards import DECK_SIZE
 
-solver = pytest.importorskip("israeli_whist.bots.dd.solver", reason="built without a C compiler")
-individual_solver = pytest.importorskip("israeli_whist.bots.individual_solver", reason="built without a C compiler")
+solver = pytest.importorskip("israeli_whist.bots.search.dd.solver", reason="built without a C compiler")
+individual_solver = pytest.importorskip("israeli_whist.bots.search.individual_solver",
+                                        reason="built without a C compiler")
 
 # Spades trump, North to lead: about half a second of search here (the slowest of the DDS bench).
 SLOW_DEAL = ("N:AJ432.T.KT972.T8 .KJ865.43.AK9764 Q875.4.J65.QJ532 KT96.AQ9732.AQ8.", 3, 0)

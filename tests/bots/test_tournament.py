@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
-from israeli_whist.bots.stats import mean_interval, t_quantile
-from israeli_whist.bots.tournament import (
+from israeli_whist.bots.matches.stats import mean_interval, t_quantile
+from israeli_whist.bots.matches.tournament import (
     HandRow,
     TournamentError,
     deal_means,

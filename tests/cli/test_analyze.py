@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from israeli_whist.bots.individual import compiled_search_available
+from israeli_whist.bots.search.individual import compiled_search_available
 from israeli_whist.cli.main import app
 
 FAST = ["--bot", "basic", "--max-tricks", "3"]  # the tests' budget: short endings, the quick bot
@@ -88,7 +88,7 @@ def test_bad_options_are_refused(runner: CliRunner, saved: dict[str, Path]) -> N
 @pytest.mark.skipif(not compiled_search_available(), reason="individual_solver is not built")
 def test_cards_not_proven_are_said_so(runner: CliRunner, saved: dict[str, Path], monkeypatch: pytest.MonkeyPatch
                                       ) -> None:
-    from israeli_whist.bots import analysis
+    from israeli_whist.bots.matches import analysis
 
     monkeypatch.setattr(analysis, "PARANOID_NODE_BUDGET", 5)  # a budget the searches soon run out of
     result = runner.invoke(app, ["analyze", str(saved["israeli"]), *FAST], env={"COLUMNS": "200"})
@@ -102,7 +102,7 @@ def test_an_error_whose_best_cards_were_not_all_asked_says_so() -> None:
     and the table's caption says what that means; a complete list has neither."""
     from rich.console import Console
 
-    from israeli_whist.bots.analysis import CardVerdict, GameAnalysis, HandAnalysis
+    from israeli_whist.bots.matches.analysis import CardVerdict, GameAnalysis, HandAnalysis
     from israeli_whist.cli.analyze import hand_report
 
     def rendered(complete: bool) -> str:

@@ -99,8 +99,9 @@ CASES = {
     "tournament: an unknown bot level": case("tournament", "--bots", "genius,basic", status=2,
                                              says="Unknown bot level 'genius'"),
     "tournament: an entry point whose module has no such function": case(
-        "tournament", "--bots", "israeli_whist.bots.levels:make,basic", status=2,
-        says="Bot entry point 'israeli_whist.bots.levels:make': module israeli_whist.bots.levels has no make"),
+        "tournament", "--bots", "israeli_whist.bots.players.levels:make,basic", status=2,
+        says="Bot entry point 'israeli_whist.bots.players.levels:make': "
+             "module israeli_whist.bots.players.levels has no make"),
     "tournament: deals out of range": case("tournament", "--deals", "10000000000000", status=2, says="--deals"),
     "tournament: workers out of range": case("tournament", "--workers", "100000", status=2, says="--workers"),
     "tournament: an output folder that cannot be made": case("tournament", "--out", UNWRITABLE, status=2,

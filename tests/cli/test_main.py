@@ -56,6 +56,14 @@ def test_bad_options_are_usage_errors(runner: CliRunner, args: list[str], messag
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("level", ["expert@5ms", "hard:deals=2:exact=3", "expert@5ms:deals=2:infer=2:bidslope=15"])
+def test_play_takes_every_form_the_registry_takes(runner: CliRunner, level: str) -> None:
+    """One gate for levels (``bots.players.registry.check_level``): a budget and settings too."""
+    result = runner.invoke(app, ["play", "--watch", "--seed", "1", "--hands", "1", "--bots", level])
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+
+
 def test_save_to_a_missing_folder_is_refused_before_playing(runner: CliRunner) -> None:
     result = runner.invoke(app, ["play", "--watch", "--save", "/no/such/folder/game.json"])
     assert result.exit_code == 2

@@ -65,6 +65,6 @@ def test_classic_refuses_hands_and_other_player_counts() -> None:
 
 
 def test_default_bots_are_registered() -> None:
-    from israeli_whist.bots.registry import BOT_LEVELS
+    from israeli_whist.bots.players.registry import BOT_LEVELS
 
     assert default_bot_level() in BOT_LEVELS

@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from israeli_whist.bots.base import Bot
+from israeli_whist.bots.players.base import Bot
 from israeli_whist.cli.main import app
 from israeli_whist.cli.options import build_game
 from israeli_whist.cli.play import TerminalGame

@@ -13,7 +13,7 @@ from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 from typer.testing import CliRunner
 
-from israeli_whist.bots.tournament import csv_header, csv_rows, run_tournament, spec_from
+from israeli_whist.bots.matches.tournament import csv_header, csv_rows, run_tournament, spec_from
 from israeli_whist.cli.main import app
 from israeli_whist.cli.tournamentchart import chart_figure, write_chart
 from israeli_whist.core.cards import strain_name

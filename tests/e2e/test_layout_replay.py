@@ -17,8 +17,8 @@ from fastapi.testclient import TestClient
 from history_kit import BOTS, new_table, play_to_the_end, sign_in
 from playwright.sync_api import Browser, Route, expect
 
-from israeli_whist.bots import analysis
-from israeli_whist.bots.analysis import analysis_json, analyze_record
+from israeli_whist.bots.matches import analysis
+from israeli_whist.bots.matches.analysis import analysis_json, analyze_record
 from israeli_whist.server.app import create_app
 from israeli_whist.server.settings import ServerSettings
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from israeli_whist.bots import make_bot, play_to_end
-from israeli_whist.bots.base import Bot
+from israeli_whist.bots.matches.runner import play_to_end
+from israeli_whist.bots.players.base import Bot
+from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.actions import PASS, Action
 from israeli_whist.core.games import make_game
 from israeli_whist.core.match import Match

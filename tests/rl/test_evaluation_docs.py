@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from israeli_whist.bots.tournament import run_tournament, spec_from
+from israeli_whist.bots.matches.tournament import run_tournament, spec_from
 from israeli_whist.cli.tournament import difference_lines, summary_table
 from israeli_whist.core.games import make_game
 from israeli_whist.rl.encoding import action_space_size, observation_size

@@ -15,8 +15,8 @@ from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from israeli_whist.bots.base import RandomBot
-from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.players.base import RandomBot
+from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.errors import IllegalActionError, RulesError, WhistError
 from israeli_whist.core.views import seat_view
 from israeli_whist.rl.encoding import action_mask

@@ -8,7 +8,7 @@ import random
 import pyspiel
 import pytest
 
-from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.actions import contract_action
 from israeli_whist.core.cards import card_name
 from israeli_whist.core.games import make_game

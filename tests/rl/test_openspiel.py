@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr
 
-from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.actions import PASS, Phase
 from israeli_whist.core.cards import SUIT_MASKS
 from israeli_whist.core.errors import RulesError

@@ -12,7 +12,7 @@ import pytest
 import ray
 from typer.testing import CliRunner
 
-from israeli_whist.bots.tournament import run_tournament, spec_from
+from israeli_whist.bots.matches.tournament import run_tournament, spec_from
 from israeli_whist.cli.main import app
 from israeli_whist.rl.raybackend import RayBackendError, RaySession, address_endpoint, check_reachable
 from israeli_whist.rl.selfplay import MANIFEST, run_selfplay, selfplay_spec

@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from israeli_whist.bots.expert import ExpertBot, ExpertSettings
+from israeli_whist.bots.players.expert import ExpertBot, ExpertSettings
 from israeli_whist.core.games import make_game
 from israeli_whist.core.match import deal_seed
 from israeli_whist.core.views import seat_view

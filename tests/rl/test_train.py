@@ -14,7 +14,7 @@ import pytest
 from sklearn.neural_network import MLPRegressor
 from typer.testing import CliRunner
 
-from israeli_whist.bots.learned import FEATURE_NAMES, LearnedEstimator, TrickModel
+from israeli_whist.bots.judgement.learned import FEATURE_NAMES, LearnedEstimator, TrickModel
 from israeli_whist.cli.main import app
 from israeli_whist.rl.selfplay import MANIFEST, run_selfplay, selfplay_spec
 from israeli_whist.rl.train import TrainError, contract_rows, fit, split_hands

@@ -21,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as ws_connect
 
-from israeli_whist.bots.basic import BasicBot
+from israeli_whist.bots.players.basic import BasicBot
 from israeli_whist.core.actions import Action, is_card
 from israeli_whist.core.cards import cards_in
 from israeli_whist.core.games import make_game

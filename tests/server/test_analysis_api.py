@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from history_kit import BOTS, new_table, play_to_the_end, sign_in
 from httpx2 import Response
 
-from israeli_whist.bots.analysis import analyze_record
+from israeli_whist.bots.matches.analysis import analyze_record
 from israeli_whist.server import analyses
 from israeli_whist.server.analyses import AnalysisJobs
 from israeli_whist.server.app import create_app

@@ -15,7 +15,7 @@ from israeli_whist.core.actions import action_name
 from israeli_whist.core.records import replay
 from israeli_whist.server.app import create_app
 from israeli_whist.server.db import Store
-from israeli_whist.server.ratings import bot_rating
+from israeli_whist.server.ratings import rated_as
 from israeli_whist.server.settings import ServerSettings
 
 
@@ -74,7 +74,7 @@ def test_a_finished_game_in_history_replay_record_stats_and_ratings(client: Test
     # Rated once: the rating equals one Plackett-Luce update against three fixed basic bots, at
     # the basic bot's rating in Israeli Whist.
     model = PlackettLuce()
-    bot = bot_rating("basic", "israeli")
+    bot = rated_as("basic", "israeli")
     teams = [[model.rating()]] + [[model.rating(mu=bot[0], sigma=bot[1])] for _ in range(3)]
     [[mine], *_] = model.rate(teams, ranks=[float(p) for p in final["score"]["places"]])
     rating = stats["rating"]
@@ -117,7 +117,7 @@ def test_classic_partners_are_rated_as_a_side(client: TestClient) -> None:
     assert places[0] == places[2] and places[1] == places[3]
     assert client.get("/api/history").json()["games"][0]["places"] == places
     model = PlackettLuce()
-    bot = bot_rating("basic", "classic")
+    bot = rated_as("basic", "classic")
     teams = [[model.rating(), model.rating(mu=bot[0], sigma=bot[1])],
              [model.rating(mu=bot[0], sigma=bot[1]), model.rating(mu=bot[0], sigma=bot[1])]]
     [[mine, _], _] = model.rate(teams, ranks=[float(places[0]), float(places[1])])

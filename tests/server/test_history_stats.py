@@ -53,7 +53,7 @@ def test_a_stronger_bot_is_worth_more() -> None:
     beat_weak = rate_game([Competitor(1, *NEW, 0), Competitor(None, *weak, 1)], [1, 2])[1][0]
     beat_strong = rate_game([Competitor(1, *NEW, 0), Competitor(None, *strong, 1)], [1, 2])[1][0]
     assert beat_strong > beat_weak > NEW[0]
-    assert player_ratings.bot_rating("no such level") == player_ratings.bot_rating(None) == strong
+    assert player_ratings.bot_rating(None) == strong  # a seat nobody took: the stand-in
 
 
 def test_partners_share_their_side_s_result() -> None:
@@ -91,9 +91,9 @@ def store(tmp_path: Path) -> Iterator[Store]:
 
 
 def add_table(store: Store, table_id: str, status: str, seat_users: list[int | None],
-              hands: list[list[tuple[int | None, int, int]]], minute: int = 0) -> None:
-    """A table whose seat s is the user ``seat_users[s]`` (None: a basic bot) and whose hands
-    give each seat (contract, tricks, points)."""
+              hands: list[list[tuple[int | None, int, int]]], minute: int = 0, bot_level: str = "basic") -> None:
+    """A table whose seat s is the user ``seat_users[s]`` (None: a bot of ``bot_level``) and whose
+    hands give each seat (contract, tricks, points)."""
     moment = dt.datetime(2026, 1, 1, 12, minute)
     with store.begin() as c:
         c.execute(insert(tables).values(id=table_id, game="israeli", preset=None, options={"hands": max(1, len(hands))},
@@ -102,7 +102,7 @@ def add_table(store: Store, table_id: str, status: str, seat_users: list[int | N
                                         finished_at=moment if status == "finished" else None,
                                         totals=[sum(h[s][2] for h in hands) for s in range(len(seat_users))]))
         c.execute(insert(seats), [{"table_id": table_id, "seat": s, "kind": "bot" if u is None else "human",
-                                   "bot_level": "basic" if u is None else None, "user_id": u}
+                                   "bot_level": bot_level if u is None else None, "user_id": u}
                                   for s, u in enumerate(seat_users)])
         rows = [{"table_id": table_id, "hand_number": number, "seat": s, "user_id": seat_users[s],
                  "contract": contract, "tricks": tricks, "points": points}
@@ -190,6 +190,25 @@ def test_a_failed_rating_is_undone_alone_and_the_game_still_ends(store: Store, m
     with store.begin() as c:
         assert c.execute(select(tables.c.status).where(tables.c.id == "p2")).scalar() == "finished"
         assert c.execute(select(ratings)).all() == []
+
+
+def test_a_bot_of_an_unrated_level_counts_as_unknown_strength_not_as_the_stand_in(store: Store,
+                                                                                 monkeypatch: Any) -> None:
+    ann = store.add_user("Ann")
+    add_table(store, "u1", "playing", [ann, None, None, None], [], bot_level="a level not measured")
+    over = SimpleNamespace(over=True, game=SimpleNamespace(side_of=lambda seat: seat), places=lambda: (1, 2, 3, 4))
+    monkeypatch.setattr(player_ratings, "replay_match", lambda c, row: over)
+    rated: list[list[Competitor]] = []
+
+    def seen(competitors: list[Competitor], places: list[int]) -> dict[int, tuple[float, float]]:
+        rated.append(list(competitors))
+        return rate_game(competitors, places)
+
+    monkeypatch.setattr(player_ratings, "rate_game", seen)
+    with store.begin() as c:
+        player_ratings.rate_finished_game(c, "u1")
+    [[_, *bots]] = rated
+    assert [(bot.mu, bot.sigma) for bot in bots] == [NEW] * 3 != [BASIC] * 3
 
 
 def test_new_ratings_start_at_the_model_s_default_and_existing_ones_are_kept(store: Store) -> None:

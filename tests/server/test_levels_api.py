@@ -8,10 +8,11 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from israeli_whist.bots.ladder_ratings import LADDER_RATINGS
+from israeli_whist.bots.matches.ladder_ratings import LADDER_RATINGS
 from israeli_whist.core.games import GAMES
+from israeli_whist.server import api_levels, ratings
 from israeli_whist.server.app import create_app
-from israeli_whist.server.ratings import BOT_RATINGS, bot_rating, ordinal
+from israeli_whist.server.ratings import BOT_RATINGS, MODEL, bot_rating, ordinal, rated_as
 from israeli_whist.server.settings import ServerSettings
 
 LADDER = ("easy", "medium", "hard", "expert")
@@ -29,7 +30,9 @@ def test_the_menu_lists_the_ladder_then_the_baselines_with_each_games_rating(cli
     for entry in levels:
         assert set(entry["ratings"]) == set(GAMES)
         for game, rating in entry["ratings"].items():
-            mu, sigma = bot_rating(entry["level"], game)
+            measured = bot_rating(entry["level"], game)
+            assert measured is not None, (entry["level"], game)  # every level of the menu has been measured
+            mu, sigma = measured
             assert rating == {"mu": round(mu, 2), "sigma": round(sigma, 2), "ordinal": round(ordinal(mu, sigma), 2)}
     by_level = {entry["level"]: entry["ratings"] for entry in levels}
     for game in GAMES:
@@ -56,4 +59,23 @@ def test_a_game_the_ladder_has_not_measured_takes_the_mean_over_the_games() -> N
     expected = sum(LADDER_RATINGS[game]["hard"][0] for game in LADDER_RATINGS) / len(LADDER_RATINGS)
     assert bot_rating("hard", "no such game") == BOT_RATINGS["hard"]
     assert BOT_RATINGS["hard"][0] == pytest.approx(expected)
-    assert bot_rating("no such level") == BOT_RATINGS["basic"]
+
+
+def test_a_level_the_ladder_has_not_measured_is_unrated_not_the_stand_in() -> None:
+    for game in (*LADDER_RATINGS, None):
+        assert bot_rating("no such level", game) is None
+        assert rated_as("no such level", game) == (MODEL.mu, MODEL.sigma)  # unknown strength, a new player's
+        assert rated_as("basic", game) == bot_rating("basic", game) != (MODEL.mu, MODEL.sigma)
+
+
+def test_the_menu_shows_a_level_unmeasured_in_a_game_as_unrated(client: TestClient,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    unmeasured = {level: rating for level, rating in ratings.BOT_RATINGS_BY_GAME["israeli"].items() if level != "hard"}
+    monkeypatch.setitem(ratings.BOT_RATINGS_BY_GAME, "israeli", unmeasured)
+    api_levels.levels_json.cache_clear()
+    try:
+        by_level = {entry["level"]: entry["ratings"] for entry in client.get("/api/levels").json()["levels"]}
+    finally:
+        api_levels.levels_json.cache_clear()
+    assert by_level["hard"]["israeli"] is None
+    assert by_level["hard"]["classic"] is not None and by_level["expert"]["israeli"] is not None

@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 from server_kit import Message, connect, create_table, drive, join, live, sign_in, stored_actions
 
-from israeli_whist.bots.base import Bot
+from israeli_whist.bots.players.base import Bot
 from israeli_whist.core.views import SeatView, seat_view
 from israeli_whist.server.app import create_app
 from israeli_whist.server.db import SeatRow, Store, TableRow

@@ -20,10 +20,10 @@ import pytest
 from fastapi.testclient import TestClient
 from server_kit import SleepyBot, connect, create_table, live, sign_in, stored_actions
 
-from israeli_whist.bots.base import Bot
-from israeli_whist.bots.basic import BasicBot
-from israeli_whist.bots.expert import ExpertBot, ExpertSettings
-from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.players.base import Bot
+from israeli_whist.bots.players.basic import BasicBot
+from israeli_whist.bots.players.expert import ExpertBot, ExpertSettings
+from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.games import make_game
 from israeli_whist.core.match import Match
 from israeli_whist.core.views import SeatView, seat_view

@@ -19,9 +19,9 @@ import pytest
 from test_workers import SLOW, first_views
 from typer.testing import CliRunner
 
-from israeli_whist.bots.basic import BasicBot
-from israeli_whist.bots.expert import ExpertBot
-from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.players.basic import BasicBot
+from israeli_whist.bots.players.expert import ExpertBot
+from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.cli.main import app
 from israeli_whist.core.views import SeatView
 from israeli_whist.rl.raybackend import RayBackendError, RaySession

@@ -11,9 +11,9 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from israeli_whist.bots.analysis import GameAnalysis, HandAnalysis, analysis_json, analyze_record
-from israeli_whist.bots.dd import SolverUnavailableError
-from israeli_whist.bots.registry import check_level
+from israeli_whist.bots.matches.analysis import GameAnalysis, HandAnalysis, analysis_json, analyze_record
+from israeli_whist.bots.players.registry import check_level
+from israeli_whist.bots.search.dd import SolverUnavailableError
 from israeli_whist.cli.cardtext import action_text, card_text, cards_line
 from israeli_whist.cli.errors import refused_input, usage_error
 from israeli_whist.cli.progress import progress

@@ -1,6 +1,6 @@
 """The full-screen view of ``whist play``: a card table (Textual) in front of the same game.
 
-The game itself is ``TerminalGame`` (bots through ``bots.runner.play_match``, the same inputs and
+The game itself is ``TerminalGame`` (bots through ``bots.matches.runner.play_match``, the same inputs and
 commands, the same saving); it runs in a worker thread and this view only changes where its words
 go: the table is redrawn after every action, the narration goes to a log beside it, blocks (the
 hand's summary, the score sheet, help) go to the board or an overlay, and each question is asked

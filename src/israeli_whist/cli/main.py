@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 
 import israeli_whist
-from israeli_whist.bots.registry import LEVEL_HELP, check_level
+from israeli_whist.bots.players.registry import LEVEL_HELP, check_level
 from israeli_whist.cli.analyze import run_analyze
 from israeli_whist.cli.check import run_check
 from israeli_whist.cli.errors import WhistGroup, cannot_run

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from israeli_whist.bots.registry import BOT_LEVELS
+from israeli_whist.bots.players.registry import BOT_LEVELS
 from israeli_whist.core.errors import RulesError
 from israeli_whist.core.games import GAMES, game_for_rules, make_game, make_rules
 from israeli_whist.core.handgame import HandGame

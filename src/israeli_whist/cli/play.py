@@ -12,7 +12,7 @@ from pathlib import Path
 from rich.console import Console, RenderableType
 from rich.text import Text
 
-from israeli_whist.bots.runner import play_match
+from israeli_whist.bots.matches.runner import play_match
 from israeli_whist.cli.inputs import parse_choice, prompt_text
 from israeli_whist.cli.narrate import action_lines
 from israeli_whist.cli.scores import final_results, hand_heading, hand_summary, score_sheet, side_names

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import ProgressColumn, Task
 from rich.text import Text
 
-from israeli_whist.bots.registry import LEVEL_HELP
+from israeli_whist.bots.players.registry import LEVEL_HELP
 from israeli_whist.cli.backends import (
     BACKEND_HELP,
     RAY_ADDRESS_HELP,

@@ -9,8 +9,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from israeli_whist.bots.base import Bot
-from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.players.base import Bot
+from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.match import Match
 from israeli_whist.core.records import dump_record, to_record
 

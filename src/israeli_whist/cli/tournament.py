@@ -1,4 +1,4 @@
-"""``whist tournament``: duplicate matches between bot levels (``israeli_whist.bots.tournament``), here or
+"""``whist tournament``: duplicate matches between bot levels (``israeli_whist.bots.matches.tournament``), here or
 on Ray, with a progress bar, a summary table, and optionally results.csv, summary.json and chart.png
 in --out."""
 
@@ -15,8 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from israeli_whist.bots.registry import LEVEL_HELP
-from israeli_whist.bots.tournament import (
+from israeli_whist.bots.matches.tournament import (
     TournamentResult,
     check_spec,
     csv_header,
@@ -24,6 +23,7 @@ from israeli_whist.bots.tournament import (
     run_tournament,
     spec_from,
 )
+from israeli_whist.bots.players.registry import LEVEL_HELP
 from israeli_whist.cli.backends import (
     BACKEND_HELP,
     RAY_ADDRESS_HELP,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from matplotlib.figure import Figure
 
-from israeli_whist.bots.tournament import TournamentResult
+from israeli_whist.bots.matches.tournament import TournamentResult
 from israeli_whist.core.games import GAMES
 from israeli_whist.core.wording import count_text
 

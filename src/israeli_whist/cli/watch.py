@@ -7,7 +7,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from israeli_whist.bots.runner import play_match
+from israeli_whist.bots.matches.runner import play_match
 from israeli_whist.cli.scores import final_results, score_sheet
 from israeli_whist.cli.session import Seats, save_record
 from israeli_whist.core.actions import Action

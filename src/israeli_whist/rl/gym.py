@@ -30,10 +30,10 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from israeli_whist.bots.base import Bot
-from israeli_whist.bots.expert import ExpertBot
-from israeli_whist.bots.registry import make_bot
-from israeli_whist.bots.runner import bot_action
+from israeli_whist.bots.matches.runner import bot_action
+from israeli_whist.bots.players.base import Bot
+from israeli_whist.bots.players.expert import ExpertBot
+from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.errors import RulesError, quoted
 from israeli_whist.core.games import game_for_rules
 from israeli_whist.rl.encoding import Mask, Vector, action_space_size, observation_bounds
@@ -43,7 +43,7 @@ from israeli_whist.rl.pettingzoo import check_render_mode
 from israeli_whist.rl.render import table_text
 
 PARAMETERS = ("seat", "bots", "preset", "episode", "hand_number", "render_mode", "illegal_action")
-BotChoice = str | Bot  # a bot level (``israeli_whist.bots.registry.BOT_LEVELS``) or a bot ready to play
+BotChoice = str | Bot  # a bot level (``israeli_whist.bots.players.registry.BOT_LEVELS``) or a bot ready to play
 
 # Gymnasium's ids, made when this module is imported.
 GYM_IDS = {"israeli": "whist/Israeli-v0", "classic": "whist/Classic-v0", "whistiti": "whist/Whistiti-v0"}

@@ -31,7 +31,7 @@ from typing import Any
 
 import pyspiel
 
-from israeli_whist.bots.base import Bot
+from israeli_whist.bots.players.base import Bot
 from israeli_whist.core.actions import MAX_TRICKS, STRAINS
 from israeli_whist.core.errors import RulesError, quoted
 from israeli_whist.core.games import RULES_BY_GAME, game_for_rules, make_rules
@@ -218,7 +218,7 @@ def check_dealer(game: HandGame, value: object) -> int:
 
 
 class WhistBot(pyspiel.Bot):  # type: ignore[misc]
-    """One of our bots (``israeli_whist.bots.registry.make_bot``) as an OpenSpiel bot of our games: it
+    """One of our bots (``israeli_whist.bots.players.registry.make_bot``) as an OpenSpiel bot of our games: it
     is given the seat's ``SeatView``, as at our own tables."""
 
     def __init__(self, bot: Bot) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from israeli_whist.bots.base import Bot
+from israeli_whist.bots.players.base import Bot
 from israeli_whist.core.actions import Action, contract_action, contract_tricks, is_card, is_contract
 from israeli_whist.core.cards import CLUBS, DECK_SIZE, DIAMONDS, HEARTS, SPADES, CardSet
 from israeli_whist.core.games import game_for_rules, make_rules

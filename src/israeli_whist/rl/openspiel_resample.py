@@ -2,7 +2,7 @@
 the player to act, its hidden cards drawn by our exact deal sampler.
 
 ``ISMCTSBot.set_resampler(resampler(seed))``: for each simulation ISMCTS asks for a state the
-player cannot tell from the real one. The hidden cards are drawn by ``israeli_whist.bots.sampling``'s
+player cannot tell from the real one. The hidden cards are drawn by ``israeli_whist.bots.search.sampling``'s
 ``DealSampler`` from the player's ``SeatView`` (uniformly among the deals that fit every card
 seen, every suit shown out of and every Frisch card passed), so unlike ``oh_hell``'s own
 resampler it never gives a seat a suit it has shown out of. The drawn cards are then dealt
@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING
 
 import pyspiel
 
-from israeli_whist.bots.basic_knowledge import played_by_seat
-from israeli_whist.bots.sampling import DealSampler
+from israeli_whist.bots.judgement.basic_knowledge import played_by_seat
+from israeli_whist.bots.search.sampling import DealSampler
 from israeli_whist.core.actions import Phase
 from israeli_whist.core.cards import CardSet, cards_in, iter_cards
 from israeli_whist.core.games import game_for_rules

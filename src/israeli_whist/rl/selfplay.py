@@ -2,7 +2,7 @@
 
 The work is cut into chunks of ``chunk_hands`` hands, and each chunk is one file,
 ``part-00000.parquet``, ``part-00001.parquet``, ... named by its index. Everything in a chunk is
-seeded from the run's seed and the hand's number, as in ``israeli_whist.bots.tournament``:
+seeded from the run's seed and the hand's number, as in ``israeli_whist.bots.matches.tournament``:
 
 - hand ``h`` is dealt from ``f"{seed}/{h}"`` (``deal_seed``) by dealer ``h % n``, as hand number
   ``h`` (the Whistiti schedule cycles by it); an Israeli Whist deal that no one bids on is
@@ -35,10 +35,10 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from israeli_whist.bots.base import ActionValues, Bot
-from israeli_whist.bots.expert import ExpertSettings
-from israeli_whist.bots.processes import process_pool
-from israeli_whist.bots.registry import check_level, is_entry_point, make_bot, parse_level
+from israeli_whist.bots.matches.processes import process_pool
+from israeli_whist.bots.players.base import ActionValues, Bot
+from israeli_whist.bots.players.expert import ExpertSettings
+from israeli_whist.bots.players.registry import check_level, is_entry_point, make_bot, parse_level
 from israeli_whist.core.actions import Phase
 from israeli_whist.core.errors import WhistError
 from israeli_whist.core.folders import writable_folder

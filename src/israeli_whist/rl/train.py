@@ -1,4 +1,4 @@
-"""``whist train``: the learned trick estimator (``israeli_whist.bots.learned``) fitted to self-play data.
+"""``whist train``: the learned trick estimator (``israeli_whist.bots.judgement.learned``) fitted to self-play data.
 
 The rows are the contract decisions of ``whist selfplay``'s Parquet files. Their features are not
 stored there: each hand is replayed from its deal (the run's seed, in ``_selfplay.json``) and its
@@ -27,9 +27,9 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow.parquet as pq
 
-from israeli_whist.bots.basic_bidding import DECLARER_BONUS, Outlook, estimate_tricks
-from israeli_whist.bots.learned import FEATURE_NAMES, TrickModel
-from israeli_whist.bots.learned_features import features
+from israeli_whist.bots.judgement.basic_bidding import DECLARER_BONUS, Outlook, estimate_tricks
+from israeli_whist.bots.judgement.learned import FEATURE_NAMES, TrickModel
+from israeli_whist.bots.judgement.learned_features import features
 from israeli_whist.core.actions import Phase, contract_tricks
 from israeli_whist.core.errors import WhistError
 from israeli_whist.core.games import make_game

@@ -27,7 +27,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from israeli_whist.bots.analysis import analysis_json, analyze_record
+from israeli_whist.bots.matches.analysis import analysis_json, analyze_record
 from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replies import Refused
 from israeli_whist.server.workers import Thinkers

@@ -16,7 +16,7 @@ from sqlalchemy import RowMapping
 from sqlalchemy.engine import Connection
 from starlette.concurrency import run_in_threadpool
 
-from israeli_whist.bots.dd import SolverUnavailableError
+from israeli_whist.bots.search.dd import SolverUnavailableError
 from israeli_whist.server import history, playerstats, ratings
 from israeli_whist.server.access import may_see, stored_visibility
 from israeli_whist.server.analyses import AnalysisJobs

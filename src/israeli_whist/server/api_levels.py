@@ -1,6 +1,7 @@
 """``GET /api/levels``: the bot levels a table may seat, in the order of the lobby's menu, each
 with the fixed rating it plays at in each game (``ratings.bot_rating``), so that a player can
-see how strong the table they set up is, on the leaderboard's own scale."""
+see how strong the table they set up is, on the leaderboard's own scale; null in a game where
+the ladder has not measured the level (unrated)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,11 @@ MENU_LEVELS = ("easy", "medium", "hard", "expert", "basic", "random")
 
 
 def level_json(level: str) -> dict[str, Any]:
-    ratings = {}
+    ratings: dict[str, dict[str, float] | None] = {}
     for game in GAMES:
-        mu, sigma = bot_rating(level, game)
-        ratings[game] = {"mu": round(mu, 2), "sigma": round(sigma, 2), "ordinal": round(ordinal(mu, sigma), 2)}
+        rating = bot_rating(level, game)
+        ratings[game] = None if rating is None else {
+            "mu": round(rating[0], 2), "sigma": round(rating[1], 2), "ordinal": round(ordinal(*rating), 2)}
     return {"level": level, "ratings": ratings}
 
 

@@ -12,7 +12,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from israeli_whist.bots.registry import check_level_name
+from israeli_whist.bots.players.registry import check_level_name
 from israeli_whist.core.errors import WhistError
 from israeli_whist.core.games import make_game
 from israeli_whist.server.cluster import Cluster, Message

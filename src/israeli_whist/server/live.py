@@ -18,9 +18,9 @@ from typing import Any
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
-from israeli_whist.bots.base import Bot
-from israeli_whist.bots.registry import make_bot
-from israeli_whist.bots.runner import bot_to_act
+from israeli_whist.bots.matches.runner import bot_to_act
+from israeli_whist.bots.players.base import Bot
+from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.actions import Action
 from israeli_whist.core.errors import IllegalActionError
 from israeli_whist.core.games import make_game

@@ -3,10 +3,13 @@
 Each seat is a team of one (in Classic Whist each side is a team of two partners) and the final
 places are the ranks, ties included. Only people are rated. A bot is an opponent (or a partner)
 with a fixed rating per level and game (``bot_rating``), never updated: the ratings the levels
-earned in the ladder's round robin (``israeli_whist.bots.ladder_ratings``, on this same model), where the
+earned in the ladder's round robin (``israeli_whist.bots.matches.ladder_ratings``, on this same model), where the
 basic bot has mu 25, a new player's. Their small sigma says the model knows how strong a bot is,
 so a win against the expert counts for more than one against the random bot.
-A human seat that nobody took was played by the stand-in bot and counts as it. A game is rated
+A human seat that nobody took was played by the stand-in bot and counts as it. A level the
+ladder has not measured is unrated (``bot_rating`` is None, and ``GET /api/levels`` says so):
+in a game it counts as an opponent of unknown strength, the model's prior, as a new player
+does, never as another level's bot. A game is rated
 once, in the transaction that stores its last action: the live table hands
 ``rate_finished_game`` to ``Store.append_action``.
 """
@@ -24,10 +27,10 @@ from sqlalchemy import func, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
-from israeli_whist.bots.ladder_ratings import LADDER_RATINGS
+from israeli_whist.bots.matches.ladder_ratings import LADDER_RATINGS
 from israeli_whist.server.db import ratings, seats, tables, users
 from israeli_whist.server.replay import replay_match
-from israeli_whist.server.standin import STAND_IN_LEVEL, playing_level
+from israeli_whist.server.standin import playing_level
 
 log = logging.getLogger("whist.server")
 
@@ -66,10 +69,21 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - ORDINAL_Z * sigma
 
 
-def bot_rating(level: str | None, game: str | None = None) -> tuple[float, float]:
-    """The fixed (mu, sigma) of a bot of ``level`` in ``game``; a seat without a bot plays as the stand-in."""
+def bot_rating(level: str | None, game: str | None = None) -> tuple[float, float] | None:
+    """The fixed (mu, sigma) of a bot of ``level`` in ``game`` (a seat without a bot plays as the
+    stand-in); None for a level the ladder has not measured: it is unrated."""
     table = BOT_RATINGS_BY_GAME.get(game or "", BOT_RATINGS)
-    return table.get(playing_level(level), table[STAND_IN_LEVEL])
+    return table.get(playing_level(level))
+
+
+def rated_as(level: str | None, game: str | None = None) -> tuple[float, float]:
+    """What a bot seat counts as in a finished game: its level's rating, or for an unrated level
+    the model's prior, an opponent of unknown strength.
+
+    >>> rated_as("a level not measured") == (MODEL.mu, MODEL.sigma) != rated_as("basic")
+    True
+    """
+    return bot_rating(level, game) or (MODEL.mu, MODEL.sigma)
 
 
 def rate_game(competitors: Sequence[Competitor], places: Sequence[int]) -> dict[int, tuple[float, float]]:
@@ -130,7 +144,7 @@ def _rate(c: Connection, table_id: str) -> None:
             mu, sigma = current[s.user_id]
             competitors.append(Competitor(s.user_id, mu, sigma, team))
         else:
-            competitors.append(Competitor(None, *bot_rating(s.bot_level, row["game"]), team))
+            competitors.append(Competitor(None, *rated_as(s.bot_level, row["game"]), team))
     for user_id, (mu, sigma) in rate_game(competitors, match.places()).items():
         c.execute(update(ratings).where(ratings.c.user_id == user_id)
                   .values(mu=mu, sigma=sigma, games=ratings.c.games + 1))

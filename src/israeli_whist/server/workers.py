@@ -41,8 +41,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from israeli_whist.bots.base import Bot
-from israeli_whist.bots.basic import BasicBot
+from israeli_whist.bots.players.base import Bot
+from israeli_whist.bots.players.basic import BasicBot
 from israeli_whist.core.actions import Action
 from israeli_whist.core.views import SeatView
 from israeli_whist.server.settings import ServerSettings
@@ -89,8 +89,8 @@ def warm_up(web_process: int, niceness: int = WORKER_NICENESS) -> int:
     """Run once in each new worker: the bots' modules imported before the first decision waits for
     them, the process put ``niceness`` below the web process in the CPU's queue, and a watch that
     ends it with the web process."""
-    import israeli_whist.bots.expert  # imported for its cost now, rather than during the first decision
-    import israeli_whist.bots.registry  # noqa: F401
+    import israeli_whist.bots.players.expert  # imported for its cost now, rather than during the first decision
+    import israeli_whist.bots.players.registry  # noqa: F401
 
     if hasattr(os, "nice"):
         os.nice(niceness)

@@ -16,7 +16,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from israeli_whist.bots.base import Bot
+from israeli_whist.bots.players.base import Bot
 from israeli_whist.core.views import SeatView
 from israeli_whist.rl.raybackend import RaySession
 from israeli_whist.server.workers import Decided, decide, stand_in_decision

@@ -108,14 +108,20 @@ function fillSeats() {
 }
 
 // Me, open for a human, and each bot level with its rating in the chosen game, on the
-// leaderboard's scale (mu - 3 sigma), so a player can tell how hard the table will be.
+// leaderboard's scale (mu - 3 sigma), so a player can tell how hard the table will be; a level
+// the ladder has not measured in that game (null) says it is unrated, and before the levels
+// load (no entry) the name stands alone.
+function botText(name, rating) {
+  if (rating === null) return whist.t("seat.bot_unrated", { bot: name });
+  return rating ? whist.t("seat.bot_rated", { bot: name, rating: rating.ordinal.toFixed(1) }) : name;
+}
+
 function seatOptions() {
   const game = $("game").value;
   const bots = botLevels.map(({ level, ratings }) => {
     const rating = ratings[game];
     const name = whist.t(`seat.bot_${level}`);
-    const option = element("option", { value: `bot:${level}`,
-      text: rating ? whist.t("seat.bot_rated", { bot: name, rating: rating.ordinal.toFixed(1) }) : name });
+    const option = element("option", { value: `bot:${level}`, text: botText(name, rating) });
     if (rating) option.title = `μ ${rating.mu.toFixed(2)}, σ ${rating.sigma.toFixed(2)}`;
     return option;
   });

@@ -1,5 +1,5 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The playout policy of ``israeli_whist.bots.playout`` in C: the same choices, card for card, without
+"""The playout policy of ``israeli_whist.bots.search.playout`` in C: the same choices, card for card, without
 a Python object per card. The expert plays thousands of playouts per decision; the Python
 module stays the reference, and ``tests/bots/test_expert.py`` checks the two agree.
 """
@@ -8,7 +8,7 @@ from cpython.array cimport array
 from libc.math cimport exp
 from libc.stdint cimport uint64_t
 
-from israeli_whist.bots.fastestimate cimport EstimateCache, estimate
+from israeli_whist.bots.judgement.fastestimate cimport EstimateCache, estimate
 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long)
@@ -373,7 +373,7 @@ cdef class Dealer:
     def weigh_by_bids(self, tuple bidders, tuple contracts, tuple played, tuple bonuses, unsigned long long pack,
                       int strain, int hand_size, double zero_line, double spread, int max_tries,
                       double searcher_offset, double basic_share):
-        """Draw deals by how likely they make the bids (``israeli_whist.bots.inference.BidLikelihood``):
+        """Draw deals by how likely they make the bids (``israeli_whist.bots.search.inference.BidLikelihood``):
         ``bidders`` (seats, the first to ask first), each with its contract, the cards it has
         played since its bid and the bonus added to its estimate. A bidder's likelihood is the
         mixture, ``basic_share`` to the rest, of a basic bot's bid (the estimate, 0 under

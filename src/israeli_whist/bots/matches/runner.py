@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from israeli_whist.bots.base import Bot
+from israeli_whist.bots.players.base import Bot
 from israeli_whist.core.actions import Action
 from israeli_whist.core.match import Match
 from israeli_whist.core.state import HandState

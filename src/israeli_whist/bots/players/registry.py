@@ -5,7 +5,7 @@ A level is one of three forms:
 - a name (``BOT_LEVELS``): ``basic``, ``expert``, ``expert-2026``...
 - ``hard`` or ``expert`` with a budget and settings (the two are then the same bot):
 
-  - ``expert@100ms``, ``expert@1s``: CPU time a decision (``israeli_whist.bots.expert.budget_settings``);
+  - ``expert@100ms``, ``expert@1s``: CPU time a decision (``israeli_whist.bots.players.expert.budget_settings``);
     the bot is anytime, so its choices depend on the machine's speed.
   - ``expert:deals=64``: exactly 64 deals a decision (fewer where the race is settled early):
     the same choices for the same seed on any machine, for reproducible tournaments.
@@ -18,7 +18,7 @@ A level is one of three forms:
   of a tournament.
 - a researcher's own bot, named by its Python entry point ``package.module:factory``: the
   module is imported (from the Python path, or else the current folder) and ``factory(seed)``
-  is called, which returns an ``israeli_whist.bots.base.Bot``; the seed is an int or a string, for
+  is called, which returns an ``israeli_whist.bots.players.base.Bot``; the seed is an int or a string, for
   ``random.Random``. A level name before the colon keeps meaning level settings
   (``expert:deals=64``). Only a person on their own machine names one (the command line, the
   research interfaces): a table of the web app takes level names only (``check_level_name``),
@@ -31,8 +31,8 @@ A level is one of three forms:
 >>> make_bot("expert@fast")
 Traceback (most recent call last):
 ...
-israeli_whist.bots.registry.UnknownLevelError: Unknown bot level 'expert@fast'; a time budget is a number of ms or s, \
-such as 100ms or 1.5s
+israeli_whist.bots.players.registry.UnknownLevelError: Unknown bot level 'expert@fast'; a time budget is a number \
+of ms or s, such as 100ms or 1.5s
 """
 
 from __future__ import annotations
@@ -46,10 +46,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from israeli_whist.bots.base import Bot, RandomBot
-from israeli_whist.bots.basic import BasicBot
-from israeli_whist.bots.expert import ExpertBot, ExpertSettings, budget_settings
-from israeli_whist.bots.levels import EasyBot, Expert2026Bot, HardBot, MediumBot
+from israeli_whist.bots.players.base import Bot, RandomBot
+from israeli_whist.bots.players.basic import BasicBot
+from israeli_whist.bots.players.expert import ExpertBot, ExpertSettings, budget_settings
+from israeli_whist.bots.players.levels import EasyBot, Expert2026Bot, HardBot, MediumBot
 from israeli_whist.core.errors import WhistError, quoted
 
 # ``random`` and ``basic`` are the baselines, ``expert-2026`` the fixed reference; the other
@@ -109,14 +109,20 @@ def _and_list(items: list[str]) -> str:
 
 SETTING_FORMS = _and_list([setting.form for setting in LEVEL_SETTINGS])  # "deals=N, ... and bidslope=N"
 ENTRY_POINT_FORM = "your own bot as package.module:factory (a function of the seed that returns a Bot)"
-LEVEL_FORMS = (f"hard or expert with a budget: expert@100ms (CPU time a decision), "
-               f"expert:deals=64 (deals a decision, reproducible), expert@1s:deals=500 (both), with the settings "
-               f"{SETTING_FORMS}; or {ENTRY_POINT_FORM}")
-# The help of every option that takes a level (whist play --bots, tournament, selfplay, analyze --bot).
-LEVEL_HELP = (f"{', '.join(BOT_LEVELS)}; or hard or expert with a budget and settings, such as expert@100ms "
-              f"(CPU time a decision), expert:deals=64 or expert@1s:deals=500:exact=9 ("
-              + "; ".join(f"{setting.form}: {setting.meaning}" for setting in LEVEL_SETTINGS)
-              + f"); or {ENTRY_POINT_FORM}")
+
+
+def _level_forms(settings: str) -> str:
+    """The forms of a level after its name, one text for the errors and the help."""
+    return (f"hard or expert with a budget and settings, such as expert@100ms (CPU time a decision), "
+            f"expert:deals=64 (deals a decision, reproducible) or expert@1s:deals=500:exact=9 ({settings}); "
+            f"or {ENTRY_POINT_FORM}")
+
+
+# In an error, the settings by their forms; in the help of every option that takes a level
+# (whist play --bots, tournament, selfplay, analyze --bot), with what each means.
+LEVEL_FORMS = _level_forms(f"the settings {SETTING_FORMS}")
+LEVEL_HELP = f"{', '.join(BOT_LEVELS)}; or " + _level_forms(
+    "; ".join(f"{setting.form}: {setting.meaning}" for setting in LEVEL_SETTINGS))
 
 _LEVEL = re.compile(r"(?P<name>[^@:]*)(?:@(?P<budget>[^:]*))?(?::(?P<options>.*))?", re.DOTALL)
 _BUDGET = re.compile(r"(?P<number>\d+(?:\.\d+)?)(?P<unit>ms|s)")
@@ -174,7 +180,7 @@ def parse_level(level: str) -> tuple[type[Bot], ExpertSettings | None]:
     assert found is not None  # every string matches: the name may be empty
     name, budget, options = found.group("name", "budget", "options")
     if name not in BOT_LEVELS:
-        raise _unknown(level, f"levels: {', '.join(BOT_LEVELS)}; {LEVEL_FORMS}")
+        raise _unknown(level, f"levels: {', '.join(BOT_LEVELS)}; or {LEVEL_FORMS}")
     cls = BOT_LEVELS[name]
     if budget is None and options is None:
         return cls, None
@@ -232,7 +238,7 @@ def _entry_point_bot(level: str, seed: int | str) -> Bot:
     except Exception as error:
         raise _unusable(level, f"{level}({seed!r}) raised {_said(error)}") from None
     if not isinstance(bot, Bot):
-        raise _unusable(level, f"{level}({seed!r}) returned {type(bot).__name__}, not an israeli_whist.bots.base.Bot")
+        raise _unusable(level, f"{level}({seed!r}) returned {type(bot).__name__}, not an israeli_whist.bots.Bot")
     return bot
 
 

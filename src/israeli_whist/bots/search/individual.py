@@ -41,7 +41,7 @@ Score = Callable[[int], int]
 
 _solver: ModuleType | None
 try:
-    from israeli_whist.bots import individual_solver as _solver
+    from israeli_whist.bots.search import individual_solver as _solver
 except ImportError:  # built without a C compiler: the extension is optional in setup.py
     _solver = None
 

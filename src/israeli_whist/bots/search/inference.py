@@ -1,14 +1,14 @@
 """Inference from the bids: deals drawn in proportion to how likely each is to have produced
 the contracts the other seats bid.
 
-``israeli_whist.bots.sampling`` draws deals uniformly among those consistent with the cards seen, as if
+``israeli_whist.bots.search.sampling`` draws deals uniformly among those consistent with the cards seen, as if
 a seat that bid 5 tricks could as well hold nothing. Here the others are modelled as bidding
-by the basic bot's estimate of their hand (``israeli_whist.bots.basic_bidding.estimate_tricks``, with
+by the basic bot's estimate of their hand (``israeli_whist.bots.judgement.basic_bidding.estimate_tricks``, with
 its declarer bonus and its zero line), off by a normal error of ``BID_SPREAD`` tricks: a seat
 whose imagined hand is worth ``e`` tricks bids ``b`` with a likelihood proportional to
 ``exp(-(b - e)^2 / (2 BID_SPREAD^2))``. The model is a prior over people's bids as much as a
 description of the basic bot: the search bots bid within two tricks of the basic estimate,
-people further. The learned trick estimator (``israeli_whist.bots.learned``, trained on expert
+people further. The learned trick estimator (``israeli_whist.bots.judgement.learned``, trained on expert
 self-play) can stand in for the basic estimate: it guesses the tricks a hand takes in its
 seat's place, with the contracts bid before it.
 
@@ -33,14 +33,14 @@ import random
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
-from israeli_whist.bots.basic_bidding import DECLARER_BONUS, ZERO_LINE, Outlook, estimate_tricks
-from israeli_whist.bots.basic_knowledge import played_by_seat
-from israeli_whist.bots.sampling import Deal, DealSampler, game_pack
+from israeli_whist.bots.judgement.basic_bidding import DECLARER_BONUS, ZERO_LINE, Outlook, estimate_tricks
+from israeli_whist.bots.judgement.basic_knowledge import played_by_seat
+from israeli_whist.bots.search.sampling import Deal, DealSampler, game_pack
 from israeli_whist.core.cards import CardSet
 from israeli_whist.core.views import SeatView
 
 if TYPE_CHECKING:
-    from israeli_whist.bots.learned import LearnedEstimator
+    from israeli_whist.bots.judgement.learned import LearnedEstimator
 
 NO_INFERENCE, BASIC_BIDS, LEARNED_BIDS = 0, 1, 2  # the expert's ``bid_inference``: off, or the model of bids
 BID_SPREAD = 1.0  # tricks: the spread of the others' bids around the basic estimate of their hand
@@ -157,8 +157,8 @@ def learned_estimator(view: SeatView) -> LearnedEstimator | None:
     shipped weights, a Whistiti table of more players than it knows): the basic estimate then
     models the bids, so ``infer=2`` plays at any table."""
     # Imported here: the network needs numpy, half the expert's import time, and only infer=2 uses it.
-    from israeli_whist.bots.learned import LearnedEstimator, shipped_games
-    from israeli_whist.bots.learned_features import MAX_PLAYERS
+    from israeli_whist.bots.judgement.learned import LearnedEstimator, shipped_games
+    from israeli_whist.bots.judgement.learned_features import MAX_PLAYERS
 
     if view.game not in shipped_games() or view.players > MAX_PLAYERS:
         return None

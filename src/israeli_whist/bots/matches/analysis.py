@@ -3,11 +3,11 @@ and what a bot would have called, passed and bid in each player's place.
 
 After the game every card is known, so each card is judged on the real deal:
 
-- **Classic Whist** (partnerships): the double-dummy solver (``israeli_whist.bots.dd``) gives the most
+- **Classic Whist** (partnerships): the double-dummy solver (``israeli_whist.bots.search.dd``) gives the most
   tricks the player's side takes in the hand after each legal card.
 - **Israeli Whist and Whistiti** (each for their own contract): ``paranoid_value`` gives the
   final score the player can be sure of after each legal card, the others playing against them
-  (the concept of ``israeli_whist.bots.individual``), scored by the game's own rules.
+  (the concept of ``israeli_whist.bots.search.individual``), scored by the game's own rules.
 
 A card's cost is the best legal card's value less the played card's value: an error costs
 more than zero. Only positions with at most ``max_tricks`` tricks left are analysed; earlier
@@ -28,11 +28,11 @@ from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from israeli_whist.bots import individual
-from israeli_whist.bots.card_judgement import equivalent_groups, judge_card
-from israeli_whist.bots.dd import solve
-from israeli_whist.bots.determinize import own_points
-from israeli_whist.bots.registry import make_bot
+from israeli_whist.bots.players.registry import make_bot
+from israeli_whist.bots.search import individual
+from israeli_whist.bots.search.card_judgement import equivalent_groups, judge_card
+from israeli_whist.bots.search.dd import solve
+from israeli_whist.bots.search.determinize import own_points
 from israeli_whist.core.actions import Action, Phase, action_name
 from israeli_whist.core.cards import Card, card_name
 from israeli_whist.core.errors import WhistError

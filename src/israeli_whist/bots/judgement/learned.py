@@ -4,7 +4,7 @@
 A small multilayer perceptron, trained by ``whist train`` (``israeli_whist.rl.train``) on expert self-play
 and shipped as ``models/<game>.npz``; it runs here with numpy alone, so a plain install plays with
 it. Its inputs (``FEATURE_NAMES``) come from a ``SeatView`` only: the seat's cards, the trump, its
-place at the table, and the contracts bid before it (``israeli_whist.bots.learned_features``).
+place at the table, and the contracts bid before it (``israeli_whist.bots.judgement.learned_features``).
 
 Three ways in:
 
@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from israeli_whist.bots.learned_features import FEATURE_NAMES, features, features_for, hand_at_bid
+from israeli_whist.bots.judgement.learned_features import FEATURE_NAMES, features, features_for, hand_at_bid
 from israeli_whist.core.cards import CardSet
 from israeli_whist.core.errors import WhistError
 from israeli_whist.core.views import SeatView
@@ -131,7 +131,7 @@ class TrickModel:
 @functools.cache  # the package's files do not change while it runs
 def shipped_games() -> tuple[str, ...]:
     """The games with an estimator inside the package."""
-    folder = resources.files("israeli_whist.bots").joinpath("models")
+    folder = resources.files("israeli_whist.bots.judgement").joinpath("models")
     return tuple(sorted(entry.name.removesuffix(".npz") for entry in folder.iterdir() if entry.name.endswith(".npz")))
 
 
@@ -176,5 +176,5 @@ def _shipped(game: str) -> LearnedEstimator:
     games = shipped_games()
     if game not in games:
         raise ModelError(f"No learned trick estimator ships for {game!r}; there is one for: {', '.join(games)}")
-    data = resources.files("israeli_whist.bots").joinpath("models", f"{game}.npz").read_bytes()
+    data = resources.files("israeli_whist.bots.judgement").joinpath("models", f"{game}.npz").read_bytes()
     return LearnedEstimator(TrickModel.from_bytes(data, f"the shipped model for {game}"))

@@ -16,10 +16,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from israeli_whist.bots.determinize import own_points
-from israeli_whist.bots.inference import CompiledBids
-from israeli_whist.bots.playout import _compiled
-from israeli_whist.bots.sampling import DealSampler, SplitTable
+from israeli_whist.bots.search.determinize import own_points
+from israeli_whist.bots.search.inference import CompiledBids
+from israeli_whist.bots.search.playout import _compiled
+from israeli_whist.bots.search.sampling import DealSampler, SplitTable
 from israeli_whist.core.actions import Action, Phase
 from israeli_whist.core.state import HandState
 from israeli_whist.core.views import SeatView

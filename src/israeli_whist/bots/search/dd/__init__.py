@@ -24,7 +24,7 @@ from israeli_whist.core.cards import DECK_SIZE, NO_TRUMP
 
 _solver: ModuleType | None
 try:
-    from israeli_whist.bots.dd import solver as _solver
+    from israeli_whist.bots.search.dd import solver as _solver
 except ImportError:  # built without a C compiler: the extension is optional in setup.py
     _solver = None
 
@@ -78,7 +78,7 @@ def dd_table(hands: Sequence[int]) -> dict[tuple[Strain, Seat], int]:
 def _compiled() -> ModuleType:
     if _solver is None:
         raise SolverUnavailableError(
-            "israeli_whist.bots.dd.solver is not compiled: install a C compiler and run pip install -e . again"
+            "israeli_whist.bots.search.dd.solver is not compiled: install a C compiler and run pip install -e . again"
         )
     return _solver
 

@@ -1,15 +1,15 @@
 """The ``expert`` bot: searches every decision over deals consistent with what it has seen.
 
 Perfect-information Monte Carlo (PIMC). For each decision it draws deals uniformly among those
-consistent with its seat's view (``israeli_whist.bots.sampling``: cards played, suits shown out of,
+consistent with its seat's view (``israeli_whist.bots.search.sampling``: cards played, suits shown out of,
 Frisch cards passed and received, the stock) and with what it remembers (Classic Whist's
 turned-up trump, in the dealer's hand until played), and on each deal it tries every distinct
 choice:
 
 - **Card play:** the rest of the hand is played out by a perfect-information policy
-  (``israeli_whist.bots.playout``) and scored by the game's own scoring, so over/under, zero bids and
+  (``israeli_whist.bots.search.playout``) and scored by the game's own scoring, so over/under, zero bids and
   the exact-contract aim count as they do at the table. In Classic Whist, once few tricks are
-  left, the partnership double-dummy solver (``israeli_whist.bots.dd``) gives the exact number of
+  left, the partnership double-dummy solver (``israeli_whist.bots.search.dd``) gives the exact number of
   tricks instead.
 - **Contract bids, trump calls and Frisch passes:** the hand is finished from each choice,
   the other seats' calls, bids and passes made by the basic bot's rules as they would see them
@@ -32,7 +32,7 @@ it is given, so the same seed makes the same choices on any machine (``expert-20
 fixed budget, ``expert:deals=64`` another). With a time budget in CPU seconds per decision
 (``budget_settings``) it is anytime: it draws deals one at a time until the next one would not
 fit, or until its deal cap; at least ``min_deals`` whatever the time, so that a tiny budget
-still decides on some evidence. It then also races (``israeli_whist.bots.budget``): a candidate
+still decides on some evidence. It then also races (``israeli_whist.bots.search.budget``): a candidate
 clearly worse than the leader on the deals so far is dropped, so the time goes to the close
 ones, and the search stops as soon as one candidate is left. More time also buys exact play:
 in Classic Whist the double-dummy solver takes over from more tricks out.
@@ -43,16 +43,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from israeli_whist.bots.base import ActionValues, Bot
-from israeli_whist.bots.basic import BasicBot
-from israeli_whist.bots.basic_bidding import Outlook, estimate_tricks, frisch_ranking, nearest_contract
-from israeli_whist.bots.basic_knowledge import deck_less_stock_card
-from israeli_whist.bots.budget import Clock, Pacer, Race
-from israeli_whist.bots.dd import solve
-from israeli_whist.bots.deal_scoring import CardScorer, DealBatches, compiled_scoring_available
-from israeli_whist.bots.determinize import state_for
-from israeli_whist.bots.individual import paranoid_value
-from israeli_whist.bots.inference import (
+from israeli_whist.bots.judgement.basic_bidding import Outlook, estimate_tricks, frisch_ranking, nearest_contract
+from israeli_whist.bots.judgement.basic_knowledge import deck_less_stock_card
+from israeli_whist.bots.players.base import ActionValues, Bot
+from israeli_whist.bots.players.basic import BasicBot
+from israeli_whist.bots.search.budget import Clock, Pacer, Race
+from israeli_whist.bots.search.dd import solve
+from israeli_whist.bots.search.deal_scoring import CardScorer, DealBatches, compiled_scoring_available
+from israeli_whist.bots.search.determinize import state_for
+from israeli_whist.bots.search.individual import paranoid_value
+from israeli_whist.bots.search.inference import (
     BASIC_BIDS,
     LEARNED_BIDS,
     NO_INFERENCE,
@@ -60,8 +60,8 @@ from israeli_whist.bots.inference import (
     CompiledBids,
     InferringSampler,
 )
-from israeli_whist.bots.playout import final_tricks, played_out
-from israeli_whist.bots.sampling import DealSampler
+from israeli_whist.bots.search.playout import final_tricks, played_out
+from israeli_whist.bots.search.sampling import DealSampler
 from israeli_whist.core.actions import PASS, Action, Phase, bid_level, bid_strain, contract_tricks, is_bid
 from israeli_whist.core.cards import SUIT_MASKS, cards_in
 from israeli_whist.core.state import HandState
@@ -76,7 +76,7 @@ class ExpertSettings:
     With ``time_budget`` (CPU seconds a decision) the deal counts are caps: the search stops at
     whichever comes first, the time or the cap, after at least ``min_deals``. ``racing`` drops
     candidates that are clearly worse and stops once the choice is settled
-    (``israeli_whist.bots.budget``). ``exact_tricks`` is the number of tricks left from which Classic
+    (``israeli_whist.bots.search.budget``). ``exact_tricks`` is the number of tricks left from which Classic
     Whist positions are solved exactly."""
 
     play_deals: int = 16
@@ -89,7 +89,7 @@ class ExpertSettings:
     min_deals: int = 8
     racing: bool = False
     ending_tricks: int = 0  # Israeli Whist and Whistiti: tricks left from which the ending is searched
-    # Deals drawn by how likely they make the others' bids (israeli_whist.bots.inference), the bids modelled by
+    # Deals drawn by how likely they make the others' bids (israeli_whist.bots.search.inference), the bids modelled by
     # the basic bot's estimate (BASIC_BIDS) or the learned estimator (LEARNED_BIDS); NO_INFERENCE: uniform.
     bid_inference: int = NO_INFERENCE
     # Points added to a contract bid's value for each trick it bids, None for the game's own
@@ -225,7 +225,7 @@ class ExpertBot(Bot):
         inference = self.settings.bid_inference
         sampler: DealSampler | InferringSampler | DealBatches
         if self.settings.time_budget is not None and compiled_scoring_available() and inference != LEARNED_BIDS:
-            # The same deals, drawn in C (with infer=1 by the bids, as israeli_whist.bots.inference models them).
+            # The same deals, drawn in C (with infer=1 by the bids, as israeli_whist.bots.search.inference models them).
             sampler = DealBatches(DealSampler(view, remembered), bids=self._compiled_bids(view))
         elif inference != NO_INFERENCE:
             sampler = InferringSampler(view, remembered, learned=inference == LEARNED_BIDS)
@@ -240,7 +240,7 @@ class ExpertBot(Bot):
             pacer.step_done()
 
     def _scores_in_c(self, view: SeatView) -> bool:
-        """Whether this card play is searched in C (``israeli_whist.bots.deal_scoring``): the anytime
+        """Whether this card play is searched in C (``israeli_whist.bots.search.deal_scoring``): the anytime
         expert in the individual games, its deals uniform (or, with ``infer=1``, by the bids as
         ``BidLikelihood`` models them) and its playouts the policy's. The
         fixed-deal searches (``expert-2026``, ``expert:deals=N``) stay on the Python path,

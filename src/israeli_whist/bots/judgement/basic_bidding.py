@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
-from israeli_whist.bots.basic_knowledge import cards_above, game_deck
+from israeli_whist.bots.judgement.basic_knowledge import cards_above, game_deck
 from israeli_whist.core.actions import PASS, Action, bid_level, bid_strain, contract_tricks, is_bid
 from israeli_whist.core.cards import NO_TRUMP, SUIT_MASKS, SUITS, Card, CardSet, Suit, cards_in
 from israeli_whist.core.rules import Rules
@@ -22,7 +22,7 @@ from israeli_whist.core.views import SeatView
 
 _compiled: ModuleType | None
 try:
-    from israeli_whist.bots import fastestimate as _compiled
+    from israeli_whist.bots.judgement import fastestimate as _compiled
 except ImportError:  # built without a C compiler: the extension is optional in setup.py
     _compiled = None
 

@@ -1,7 +1,7 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Compiled individual-contract search: the final score a player can guarantee when every other
 player plays against them (paranoid per player), 2 to 7 seats, any strain, at a trick's start or
-part-way through it. ``israeli_whist.bots.individual`` holds the Python reference and is the API to use.
+part-way through it. ``israeli_whist.bots.search.individual`` holds the Python reference and is the API to use.
 
 How it works:
 
@@ -44,7 +44,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 try:
-    from israeli_whist.bots import individual_helper
+    from israeli_whist.bots.search import individual_helper
 except ImportError:  # an optional extension, like this one: without it the search runs alone
     individual_helper = None
 

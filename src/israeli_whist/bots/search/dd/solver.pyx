@@ -40,7 +40,7 @@ The search follows the ideas that make Bo Haglund's DDS fast:
 Everything in the search is C: cards are ints 0..51 (suit = card // 13, 12 = ace), hands are
 64-bit masks, and the state lives in C globals, so the module is not re-entrant: a lock lets
 one search run at a time, and the search runs without the GIL, so other threads go on meanwhile.
-``israeli_whist.bots.dd`` validates the input and is the API to use; ``reference.py`` is the plain
+``israeli_whist.bots.search.dd`` validates the input and is the API to use; ``reference.py`` is the plain
 minimax the tests compare this module with.
 """
 
@@ -49,7 +49,7 @@ import threading
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc
 
-from israeli_whist.bots.cardbits cimport (Mask, bit, build_rank_tables, highest, lowest_bit, popcount, prefetch,
+from israeli_whist.bots.search.cardbits cimport (Mask, bit, build_rank_tables, highest, lowest_bit, popcount, prefetch,
                                   relative_ranks, replies, sure_trump_tricks, table_alloc)
 
 

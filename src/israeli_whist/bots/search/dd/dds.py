@@ -42,12 +42,12 @@ def to_deal(hands: Sequence[int], trump: int, leader: int, trick: Sequence[int] 
 
 
 def dds_solve(hands: Sequence[int], trump: int, leader: int, trick: Sequence[int] = ()) -> int:
-    """DDS's answer to ``israeli_whist.bots.dd.solve``: the best card's tricks for the side on move."""
+    """DDS's answer to ``israeli_whist.bots.search.dd.solve``: the best card's tricks for the side on move."""
     return max(tricks for _card, tricks in solve_board(to_deal(hands, trump, leader, trick)))
 
 
 def dds_table(hands: Sequence[int]) -> dict[tuple[int, int], int]:
-    """DDS's answer to ``israeli_whist.bots.dd.dd_table``: leader's side tricks by (strain, leader).
+    """DDS's answer to ``israeli_whist.bots.search.dd.dd_table``: leader's side tricks by (strain, leader).
 
     DDS's table call wants 13 cards a hand; smaller endings ask ``solve_board`` for each entry.
     """

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
 
-from israeli_whist.bots.basic_knowledge import played_cards, shown_voids
+from israeli_whist.bots.judgement.basic_knowledge import played_cards, shown_voids
 from israeli_whist.core.cards import SUIT_MASKS, CardSet, card_set, iter_cards
 from israeli_whist.core.games import game_for_rules
 from israeli_whist.core.views import SeatView

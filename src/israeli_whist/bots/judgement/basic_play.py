@@ -8,7 +8,7 @@ ruff the opponents' tricks, lead from strength, return the partner's suit).
 
 from __future__ import annotations
 
-from israeli_whist.bots.basic_knowledge import Knowledge
+from israeli_whist.bots.judgement.basic_knowledge import Knowledge
 from israeli_whist.core.cards import SUIT_MASKS, SUITS, Card, Suit, cards_in
 from israeli_whist.core.views import SeatView
 

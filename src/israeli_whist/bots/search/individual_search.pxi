@@ -6,7 +6,7 @@
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libc.string cimport memset
 
-from israeli_whist.bots.cardbits cimport (Mask, bit, build_rank_tables, highest, lowest_bit, popcount, prefetch,
+from israeli_whist.bots.search.cardbits cimport (Mask, bit, build_rank_tables, highest, lowest_bit, popcount, prefetch,
                                   relative_ranks, replies, sure_trump_tricks, table_alloc)
 
 

@@ -31,11 +31,11 @@ from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
-from israeli_whist.bots.base import Bot
-from israeli_whist.bots.processes import process_pool
-from israeli_whist.bots.registry import check_level, make_bot
-from israeli_whist.bots.runner import play_hand
-from israeli_whist.bots.stats import MeanInterval, mean_interval
+from israeli_whist.bots.matches.processes import process_pool
+from israeli_whist.bots.matches.runner import play_hand
+from israeli_whist.bots.matches.stats import MeanInterval, mean_interval
+from israeli_whist.bots.players.base import Bot
+from israeli_whist.bots.players.registry import check_level, make_bot
 from israeli_whist.core.actions import Action, Phase
 from israeli_whist.core.cards import strain_name
 from israeli_whist.core.errors import WhistError

@@ -5,8 +5,8 @@ and ``expert-2026``, the fixed reference the expert is measured against.
 - ``medium`` is the basic bot's rules of thumb.
 - ``hard`` searches a fixed number of deals, with the settings of ``expert-2026`` (below):
   fast (about 2 ms a decision at the median) and the same on any machine.
-- ``expert`` is ``israeli_whist.bots.expert.ExpertBot`` at its default time budget
-  (``israeli_whist.bots.expert.DEFAULT_BUDGET`` CPU seconds a decision).
+- ``expert`` is ``israeli_whist.bots.players.expert.ExpertBot`` at its default time budget
+  (``israeli_whist.bots.players.expert.DEFAULT_BUDGET`` CPU seconds a decision).
 - ``expert-2026`` is the expert as it was before it had a time budget: 16 deals a card, 24 a
   bid or call, 10 a Frisch card, Classic Whist solved exactly from 4 tricks out. It makes the
   same choices for the same seed on any machine, and it does not change: a yardstick.
@@ -17,8 +17,8 @@ that may be retuned (and its step measured again, ``bench/ladder.py``), ``expert
 
 from __future__ import annotations
 
-from israeli_whist.bots.basic import BasicBot
-from israeli_whist.bots.expert import ExpertBot, ExpertSettings
+from israeli_whist.bots.players.basic import BasicBot
+from israeli_whist.bots.players.expert import ExpertBot, ExpertSettings
 from israeli_whist.core.actions import Action
 from israeli_whist.core.views import SeatView
 

@@ -1,4 +1,4 @@
-"""The inputs of the learned trick estimator (``israeli_whist.bots.learned``), computed from a seat's view.
+"""The inputs of the learned trick estimator (``israeli_whist.bots.judgement.learned``), computed from a seat's view.
 
 The network sees a hand as it was at the seat's contract bid, with the context the seat saw then:
 
@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from israeli_whist.bots.basic_bidding import Outlook, estimate_tricks
-from israeli_whist.bots.basic_knowledge import game_deck, played_by_seat
+from israeli_whist.bots.judgement.basic_bidding import Outlook, estimate_tricks
+from israeli_whist.bots.judgement.basic_knowledge import game_deck, played_by_seat
 from israeli_whist.core.actions import bid_level
 from israeli_whist.core.cards import NO_TRUMP, RANKS_PER_SUIT, SUIT_MASKS, SUITS, CardSet, Suit
 from israeli_whist.core.views import SeatView

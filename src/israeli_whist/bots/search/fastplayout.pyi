@@ -2,7 +2,7 @@
 
 from typing import Protocol
 
-from israeli_whist.bots.inference import CompiledBids
+from israeli_whist.bots.search.inference import CompiledBids
 
 class _SplitTable(Protocol):  # sampling.SplitTable, read only
     @property

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from israeli_whist.bots.basic_knowledge import played_by_seat
-from israeli_whist.bots.sampling import game_pack
+from israeli_whist.bots.judgement.basic_knowledge import played_by_seat
+from israeli_whist.bots.search.sampling import game_pack
 from israeli_whist.core.actions import PASS, Phase
 from israeli_whist.core.cards import CardSet
 from israeli_whist.core.games import game_for_rules
@@ -23,7 +23,7 @@ from israeli_whist.core.views import SeatView
 
 def state_for(view: SeatView, hands: Sequence[CardSet]) -> HandState:
     """The hand as it stands in ``view`` with the seats holding ``hands`` now (a deal drawn
-    by ``israeli_whist.bots.sampling``): in the trump auction, the contract bidding or the play; a
+    by ``israeli_whist.bots.search.sampling``): in the trump auction, the contract bidding or the play; a
     Frisch as it was before anyone chose a card (``hands`` as they were then)."""
     if view.phase not in (Phase.AUCTION, Phase.FRISCH, Phase.CONTRACT, Phase.PLAY):
         raise ValueError(f"a hand that is {view.phase.name.lower()} is not rebuilt")

@@ -8,9 +8,9 @@ the same answer.
 
 from __future__ import annotations
 
-from israeli_whist.bots.base import Bot
-from israeli_whist.bots.basic_bidding import auction_call, contract_bid, frisch_card
-from israeli_whist.bots.basic_play import play_card
+from israeli_whist.bots.judgement.basic_bidding import auction_call, contract_bid, frisch_card
+from israeli_whist.bots.judgement.basic_play import play_card
+from israeli_whist.bots.players.base import Bot
 from israeli_whist.core.actions import Action, Phase
 from israeli_whist.core.views import SeatView
 

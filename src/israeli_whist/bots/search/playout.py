@@ -21,7 +21,7 @@ from israeli_whist.core.state import HandState
 
 _compiled: ModuleType | None
 try:
-    from israeli_whist.bots import fastplayout as _compiled
+    from israeli_whist.bots.search import fastplayout as _compiled
 except ImportError:  # built without a C compiler: the extension is optional in setup.py
     _compiled = None
 

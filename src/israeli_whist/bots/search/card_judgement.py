@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from israeli_whist.bots import individual
+from israeli_whist.bots.search import individual
 from israeli_whist.core.cards import SUIT_MASKS, Card, CardSet
 from israeli_whist.core.state import HandState
 
