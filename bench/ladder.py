@@ -72,7 +72,7 @@ class Hand:
 def deals_for(game_name: str, hands: int, bots: int = 2) -> int:
     """Whole deals enough for ``hands`` hands: each deal is played in every seat arrangement."""
     game = make_game(game_name)
-    arrangements = len(seat_arrangements(game.players, bots, game.rules.partnerships))
+    arrangements = len(seat_arrangements(game.players, bots, game.rules.traits.partnerships))
     return -(-hands // arrangements)
 
 
@@ -225,7 +225,7 @@ def rate_games(hands: Sequence[Hand]) -> dict[str, dict[str, tuple[float, float]
     table: dict[str, dict[str, tuple[float, float]]] = {}
     for game_name, game_hands in by_game.items():
         game = make_game(game_name)
-        side_of = [game.side_of(seat) if game.rules.partnerships else seat for seat in range(game.players)]
+        side_of = [game.side_of(seat) if game.rules.traits.partnerships else seat for seat in range(game.players)]
         ratings: dict[str, PlackettLuceRating] = {}
         for hand in game_hands:
             for level in hand.levels:

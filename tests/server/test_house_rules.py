@@ -71,6 +71,7 @@ def test_every_option_of_every_game_is_listed_as_the_rules_define_it(client: Tes
         fields = {f.name: f for f in dataclasses.fields(rules_cls)}
         assert [o["name"] for o in listed["options"]] == list(fields)
         assert listed["title"] == GAMES[listed["name"]].title and listed["players"] == rules_cls().players
+        assert listed["traits"] == rules_cls.traits.to_json()  # the pages read the game's nature here
         for spec in listed["options"]:
             f = fields[spec["name"]]
             assert spec["kind"] == option_kind(f)

@@ -17,7 +17,7 @@ def play_card(view: SeatView) -> Card:
     kn = Knowledge.from_view(view)
     if len(kn.legal) == 1:
         return kn.legal[0]
-    if view.rules.partnerships:
+    if view.rules.traits.partnerships:
         return classic_card(kn, partner_suits(view))
     need = view.contracts[kn.seat] - view.tricks_won[kn.seat]
     if need > 0:

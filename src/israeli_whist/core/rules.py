@@ -16,6 +16,7 @@ from israeli_whist.core.cards import CLUBS, FIVE, FOUR, FULL_DECK, SUIT_MASKS, C
 from israeli_whist.core.digits import read_number
 from israeli_whist.core.errors import RulesError, quoted
 from israeli_whist.core.scoring import ZERO_SCORES
+from israeli_whist.core.traits import GameTraits
 
 R = TypeVar("R", bound="Rules")
 
@@ -45,18 +46,9 @@ class Rules:
     GAME: ClassVar[str] = ""
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
-    # What kind of game these rules make, read from a seat's view by the table and the bots (which
-    # see the rules, never the game); the game's own hooks are in ``israeli_whist.core.wholegame``.
-    partnerships: ClassVar[bool] = False  # partners sit opposite and score as a side (seats 0+2, 1+3)
-    has_auction: ClassVar[bool] = False  # a trump auction names a declarer, who must bid its level
-    has_contracts: ClassVar[bool] = True  # every seat bids a number of tricks
-    contract_label: ClassVar[str] = "contract"  # what the table calls a seat's contract
-    hand_size_varies: ClassVar[bool] = False  # the deal changes from hand to hand, so headings say it
-    turned_card_is_dealers: ClassVar[bool] = False  # the trump card turned up is the dealer's last card
-    turned_card_from_stock: ClassVar[bool] = False  # the trump card turned up is the stock's top card
-    last_trick_open: ClassVar[bool] = True  # the last trick may be looked at after the next one is led
-    rewards_zero_bids: ClassVar[bool] = False  # a made zero contract scores well above its size
-    players_hint: ClassVar[str] = ""  # how the players are counted, for a score sheet's refusal
+    # What kind of game these rules make, read from a seat's view by the table, the pages and the
+    # bots (which see the rules, never the game); the game's own hooks are in ``israeli_whist.core.wholegame``.
+    traits: ClassVar[GameTraits] = GameTraits()
 
     @property
     def players(self) -> int:
@@ -208,9 +200,11 @@ _FORM_DECK_MASKS: dict[str, CardSet] = {form: card_set(cards) for form, (cards, 
 @dataclass(frozen=True)
 class IsraeliRules(Rules):
     GAME: ClassVar[str] = "israeli"
-    has_auction: ClassVar[bool] = True
-    rewards_zero_bids: ClassVar[bool] = True  # a made zero scores 50 (25 over), more than most contracts
-    players_hint: ClassVar[str] = "three players play one of the three-player forms (option form)"
+    traits: ClassVar[GameTraits] = GameTraits(
+        trump_auction=True, frisch=True,
+        rewards_zero_bids=True,  # a made zero scores 50 (25 over), more than most contracts
+        sheet_fields=("declarer", "level", "strain", "frisch", "contracts", "tricks", "revokes"),
+        players_hint="three players play one of the three-player forms (option form)")
 
     form: str = option("four_players", "Players and deck: four players, or one of the three-player forms",
                        choices=tuple(FORM_PLAYERS), common=True)
@@ -267,11 +261,11 @@ class IsraeliRules(Rules):
 @dataclass(frozen=True)
 class ClassicRules(Rules):
     GAME: ClassVar[str] = "classic"
-    partnerships: ClassVar[bool] = True
-    has_contracts: ClassVar[bool] = False
-    turned_card_is_dealers: ClassVar[bool] = True
-    last_trick_open: ClassVar[bool] = False  # docs/rules.md#classic-whist-play: seen only until the next trick
-    players_hint: ClassVar[str] = "two sides of two"
+    traits: ClassVar[GameTraits] = GameTraits(
+        partnerships=True, contracts=False, over_under=False, turned_card="dealer",
+        last_trick_open=False,  # docs/rules.md#classic-whist-play: seen only until the next trick
+        honours=True, games_to_target=True, sheet_fields=("tricks", "honours", "revokes"),
+        players_hint="two sides of two")
 
     target: int = option(5, "Points a side needs to win a game", low=1, high=100, common=True)
     honours: bool = option(False, "Score honours: all four of A K Q J of trumps 4, three of them 2")
@@ -299,10 +293,9 @@ FIRST_LEADS = ("highest_bidder", "left_of_dealer")
 @dataclass(frozen=True)
 class WhistitiRules(Rules):
     GAME: ClassVar[str] = "whistiti"
-    contract_label: ClassVar[str] = "bid"
-    hand_size_varies: ClassVar[bool] = True
-    turned_card_from_stock: ClassVar[bool] = True
-    players_hint: ClassVar[str] = "the option players sets how many, 3 to 7"
+    traits: ClassVar[GameTraits] = GameTraits(
+        contract_word="bid", turned_card="stock", hand_size_varies=True, sheet_fields=("contracts", "tricks"),
+        players_hint="the option players sets how many, 3 to 7")
 
     players: int = option(4, "Number of players", low=3, high=7, common=True)
     schedule: str = option("up", "Cards per hand: up (1..max), up_down, down_up, or a list like 1,3,5",

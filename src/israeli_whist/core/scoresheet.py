@@ -251,7 +251,7 @@ def _check_names(players: Sequence[str], game: HandGame) -> tuple[str, ...]:
     count = game.players
     if len(players) != count:
         raise SheetError(f"{game.title} with these rules needs {count} players, not {len(players)}: "
-                         f"{game.rules.players_hint}")
+                         f"{game.rules.traits.players_hint}")
     names = []
     for name in players:
         if not isinstance(name, str):

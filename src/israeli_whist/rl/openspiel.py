@@ -90,8 +90,8 @@ def most_decisions(rules: Rules, hand_size: int) -> int:
     beats the last, with at most one round of passes between bids), the Frisch passes, the
     contracts and the cards."""
     n = rules.players
-    decisions = n * hand_size + (n if rules.has_contracts else 0)
-    if rules.has_auction:
+    decisions = n * hand_size + (n if rules.traits.contracts else 0)
+    if rules.traits.trump_auction:
         auctions = MAX_FRISCH_ROUNDS + 1
         decisions += auctions * (MAX_TRICKS * STRAINS + 1) * n + MAX_FRISCH_ROUNDS * 3 * n
     return decisions

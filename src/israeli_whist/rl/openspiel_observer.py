@@ -87,12 +87,12 @@ def remembered(rules: Rules) -> tuple[Piece, ...]:
     found = [Piece("trick_history", (tricks, n, DECK_SIZE), "per trick in order, per seat relative to the "
                     "player, its card (the trick under way included)"),
               Piece("trick_leaders", (tricks, n), "per trick, the relative seat that led it")]
-    if rules.has_auction:
+    if rules.traits.trump_auction:
         found += [Piece("auction_bids", (bid_count(rules), n), "per bid (level 1 clubs first, as the actions "
                         "count them), the relative seat that made it in the auction under way"),
                   Piece("frisch_history", (MAX_FRISCH_ROUNDS, 2, DECK_SIZE), "per Frisch round, the cards the "
                         "player passed, then those it received")]
-    if rules.turned_card_is_dealers or rules.turned_card_from_stock:
+    if rules.traits.turned_card != "none":
         found.append(Piece("turned_at_deal", (DECK_SIZE,), "the card turned up at the deal"))
     return tuple(found)
 

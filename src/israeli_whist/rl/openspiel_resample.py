@@ -46,7 +46,7 @@ def remembered_cards(view: SeatView, dealt: SeatView | None) -> dict[int, CardSe
     """Cards a seat saw and no longer sees but surely still lie in a hand: Classic Whist's turned-up
     trump, face down in the dealer's hand after the first trick until the dealer plays it."""
     card = dealt.turned_card if dealt is not None else -1
-    if card < 0 or view.turned_card >= 0 or not view.rules.turned_card_is_dealers or view.seat == view.dealer:
+    if card < 0 or view.turned_card >= 0 or view.rules.traits.turned_card != "dealer" or view.seat == view.dealer:
         return {}
     if played_by_seat(view)[view.dealer] >> card & 1:
         return {}

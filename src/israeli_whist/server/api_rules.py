@@ -45,8 +45,8 @@ def game_rules_json(name: str) -> dict[str, Any]:
     for spec in options:
         spec["seats"] = seats_by_option(rules_cls, spec)
     presets = [{"name": preset, "options": dict(changes)} for preset, changes in rules_cls.PRESETS.items()]
-    return {"name": name, "title": GAMES[name].title, "players": rules_cls().players, "options": options,
-            "presets": presets}
+    return {"name": name, "title": GAMES[name].title, "traits": rules_cls.traits.to_json(),
+            "players": rules_cls().players, "options": options, "presets": presets}
 
 
 @functools.cache

@@ -364,6 +364,7 @@ class LiveTable:
         return {
             "id": self.id,
             "game": self.row.game,
+            "traits": self.game.rules.traits.to_json(),
             "preset": self.row.preset,
             "options": self.row.options,
             "house_rules": self.game.rules.changed_options(),  # the rules in force, where not the defaults

@@ -103,7 +103,7 @@ function fillSeats() {
     rows.push(element("label", { className: "seat-choice" },
       [element("span", { text: whist.t("create.seat", { n: seat + 1 }) }), select]));
   }
-  if ($("game").value === "classic") rows.push(element("p", { className: "muted", text: whist.t("create.partners") }));
+  if (rulesByGame[$("game").value]?.traits.partnerships) rows.push(element("p", { className: "muted", text: whist.t("create.partners") }));
   box.replaceChildren(...rows);
 }
 
