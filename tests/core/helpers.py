@@ -9,16 +9,15 @@ from typing import Any
 
 from israeli_whist.core.actions import NUM_ACTIONS, PASS, Action, Phase, is_card, parse_action
 from israeli_whist.core.cards import NO_TRUMP, CardSet, card_set, cards_in, parse_hand
-from israeli_whist.core.classic import ClassicWhist
 from israeli_whist.core.errors import IllegalActionError
 from israeli_whist.core.games import make_game
+from israeli_whist.core.games.classic import ClassicWhist
+from israeli_whist.core.games.israeli import IsraeliRules, IsraeliWhist
+from israeli_whist.core.games.whistiti import Whistiti
 from israeli_whist.core.handgame import HandGame
-from israeli_whist.core.israeli import IsraeliWhist
 from israeli_whist.core.match import Match
-from israeli_whist.core.rules import IsraeliRules
 from israeli_whist.core.state import HandState
 from israeli_whist.core.views import SeatView, hidden_cards, seat_view
-from israeli_whist.core.whistiti import Whistiti
 
 # Every preset of every game, and a few option combinations, for the shared contract tests.
 CONFIGS: list[tuple[str, str | None, dict[str, Any]]] = [

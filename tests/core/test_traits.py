@@ -11,7 +11,7 @@ import pytest
 from israeli_whist.core.actions import PASS, Phase
 from israeli_whist.core.games import GAMES, make_game
 from israeli_whist.core.handgame import HandGame
-from israeli_whist.core.scoresheet import ENTRY_TYPES
+from israeli_whist.core.scoresheet import entry_type
 from israeli_whist.core.state import HandState
 
 
@@ -64,7 +64,8 @@ def test_the_traits_say_what_the_engine_does(name: str) -> None:
 
 @pytest.mark.parametrize("name", list(GAMES))
 def test_the_sheet_fields_are_the_sheets_entry(name: str) -> None:
-    assert GAMES[name].rules_type.traits.sheet_fields == ENTRY_TYPES[name].FIELDS
+    kind = entry_type(name)
+    assert kind is not None and GAMES[name].rules_type.traits.sheet_fields == kind.FIELDS
 
 
 def test_traits_travel_as_json_with_snake_case_keys() -> None:

@@ -246,7 +246,8 @@ class ExpertBot(Bot):
         fixed-deal searches (``expert-2026``, ``expert:deals=N``) stay on the Python path,
         whose choices for a seed are the same with or without a C compiler."""
         s = self.settings
-        return (s.time_budget is not None and not view.rules.traits.partnerships and not s.ending_tricks
+        traits = view.rules.traits  # the compiled scoring knows individual contracts only
+        return (s.time_budget is not None and not traits.partnerships and traits.contracts and not s.ending_tricks
                 and s.bid_inference != LEARNED_BIDS and compiled_scoring_available())
 
     def _compiled_bids(self, view: SeatView) -> CompiledBids | None:
@@ -333,7 +334,7 @@ def _finish_value(seat: int, slope: float = 0.0) -> Callable[[HandState], float]
 
     def value(state: HandState) -> float:
         final = finish(state, memo)
-        return final.scores()[seat] + slope * max(final.contracts[seat], 0)
+        return final.scores()[seat] + (slope * max(final.contracts[seat], 0) if final.contracts else 0.0)
 
     return value
 

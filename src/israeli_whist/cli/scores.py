@@ -28,7 +28,9 @@ def score_sheet(match: Match, names: Sequence[str]) -> Table:
     """Points hand by hand and the totals."""
     if match.game.rules.traits.partnerships:
         return sides_sheet(match, names)
-    table = Table(title="Score sheet", title_justify="left", caption="points (contract/tricks)",
+    contracts = match.game.rules.traits.contracts
+    table = Table(title="Score sheet", title_justify="left",
+                  caption="points (contract/tricks)" if contracts else "points (tricks)",
                   caption_justify="left", show_edge=False)
     table.add_column("Hand", justify="right")
     table.add_column("Dealer")
@@ -39,8 +41,10 @@ def score_sheet(match: Match, names: Sequence[str]) -> Table:
         if result.cancelled:
             table.add_row(str(result.number), Text(names[final.dealer]), *[Text("cancelled", style="dim")] * len(names))
             continue
-        cells = [points_text(p) + Text(f" ({c}/{t})", style="dim")
-                 for p, c, t in zip(result.points, final.contracts, final.tricks_won, strict=True)]
+        taken = [f"{c}/{t}" for c, t in zip(final.contracts, final.tricks_won, strict=True)] if contracts else [
+            str(t) for t in final.tricks_won]
+        cells = [points_text(p) + Text(f" ({detail})", style="dim")
+                 for p, detail in zip(result.points, taken, strict=True)]
         table.add_row(str(result.number), Text(names[final.dealer]), *cells)
     table.add_section()
     table.add_row("Total", "", *[points_text(t, "bold") for t in match.totals])

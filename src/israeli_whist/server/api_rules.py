@@ -10,6 +10,7 @@ from fastapi import APIRouter
 
 from israeli_whist.core.errors import RulesError
 from israeli_whist.core.games import GAMES, RULES_BY_GAME
+from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.rules import Rules, option_specs
 
 router = APIRouter(prefix="/api")
@@ -49,10 +50,14 @@ def game_rules_json(name: str) -> dict[str, Any]:
             "players": rules_cls().players, "options": options, "presets": presets}
 
 
-@functools.cache
 def rules_json() -> dict[str, Any]:
-    """The same for every caller and every request while the server runs."""
-    return {"games": [game_rules_json(name) for name in GAMES]}
+    """The same for every caller and every request while the registry stays as it is."""
+    return _rules_json(tuple(GAMES.items()))
+
+
+@functools.cache
+def _rules_json(games: tuple[tuple[str, type[HandGame]], ...]) -> dict[str, Any]:
+    return {"games": [game_rules_json(name) for name, _ in games]}
 
 
 @router.get("/rules")

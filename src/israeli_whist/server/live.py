@@ -364,6 +364,7 @@ class LiveTable:
         return {
             "id": self.id,
             "game": self.row.game,
+            "title": self.game.title,
             "traits": self.game.rules.traits.to_json(),
             "preset": self.row.preset,
             "options": self.row.options,

@@ -210,7 +210,7 @@ function renderHouseRules() {
 
 function renderInfo() {
   const { view, table, score } = state;
-  $("info-game").textContent = whist.t(`game.${table.game}`) + (table.preset ? ` (${whist.t(`preset.${table.preset}`)})` : "");
+  $("info-game").textContent = whist.words(`game.${table.game}`, table.title) + (table.preset ? ` (${whist.t(`preset.${table.preset}`)})` : "");
   const handNumber = score.hands.filter((h) => !h.cancelled).length + (score.over ? 0 : 1);
   $("info-hand").textContent = score.hands_total
     ? whist.t("info.hand", { n: Math.min(handNumber, score.hands_total), total: score.hands_total })
