@@ -223,7 +223,7 @@ def view_cards(view: SeatView) -> CardSet:
 
 
 def check_conservation(state: HandState) -> None:
-    deck = card_set(state.game.deck())
+    deck = state.game.rules.deck_mask
     played = played_cards(state)
     seen = 0
     total = 0
@@ -236,14 +236,14 @@ def check_conservation(state: HandState) -> None:
     everything = seen | played | state.unseen
     if state.turned_card >= 0:
         turned = 1 << state.turned_card
-        if isinstance(state.game, ClassicWhist):
+        if state.game.rules.traits.turned_card == "dealer":
             assert (state.hands[state.dealer] | played) & turned, "the turned card belongs to the dealer"
         else:
             assert not everything & turned, "the stock's turned card is in no hand"
             total += 1
         everything |= turned
     assert everything == deck
-    assert total == len(state.game.deck())
+    assert total == deck.bit_count()
 
 
 def check_counts(state: HandState) -> None:
