@@ -127,7 +127,7 @@ def main() -> None:
     records = []
     for game_name in args.games.split(","):
         game = make_game(game_name)
-        arrangements = len(seat_arrangements(game.players, 2, game.rules.partnerships))
+        arrangements = len(seat_arrangements(game.players, 2, game.rules.traits.partnerships))
         deals = -(-args.hands // arrangements)
         for high, low in pairs:
             spec = spec_from(game_name, [high, low], deals, args.seed)

@@ -31,7 +31,8 @@ from israeli_whist.bots.matches.analysis import PARANOID_NODE_BUDGET
 from israeli_whist.bots.search import individual_solver
 from israeli_whist.bots.search.individual import paranoid_card_values_within, paranoid_value_within
 from israeli_whist.core.cards import CardSet
-from israeli_whist.core.scoring import israeli_score, whistiti_score
+from israeli_whist.core.games.israeli import israeli_score
+from israeli_whist.core.games.whistiti import whistiti_score
 
 PLAYERS = 4
 

@@ -49,9 +49,8 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from israeli_whist.bots.matches.tournament import TournamentResult, run_tournament, seat_arrangements, spec_from
 from israeli_whist.bots.players.registry import BOT_LEVELS, check_level
 from israeli_whist.core.errors import WhistError
-from israeli_whist.core.games import make_game
+from israeli_whist.core.games import GAMES, make_game
 
-TITLES = {"israeli": "Israeli Whist", "classic": "Classic Whist", "whistiti": "Whistiti"}
 LADDER = ("easy", "medium", "hard", "expert")
 NEIGHBOURS = tuple(f"{low}-{high}" for low, high in itertools.pairwise(LADDER))
 ANCHOR_LEVEL, ANCHOR_MU = "medium", 25.0  # the basic bot's rating, where a new player starts
@@ -72,7 +71,7 @@ class Hand:
 def deals_for(game_name: str, hands: int, bots: int = 2) -> int:
     """Whole deals enough for ``hands`` hands: each deal is played in every seat arrangement."""
     game = make_game(game_name)
-    arrangements = len(seat_arrangements(game.players, bots, game.rules.partnerships))
+    arrangements = len(seat_arrangements(game.players, bots, game.rules.traits.partnerships))
     return -(-hands // arrangements)
 
 
@@ -110,7 +109,7 @@ def run_pairs(args: argparse.Namespace) -> None:
             (difference,) = summary["differences"]
             times = summary["decision_time"]
             separated = "separated" if difference["above_zero"] else "NOT separated (the CI reaches zero)"
-            print(f"{TITLES[game]}: {high} - {low} = {difference['mean_difference']:+.2f} points a hand, "
+            print(f"{GAMES[game].title}: {high} - {low} = {difference['mean_difference']:+.2f} points a hand, "
                   f"{ci_text(difference)}, {summary['hands_played']} hands ({summary['deals']} deals), {separated}; "
                   f"median ms a decision {high} {times[high]['median_ms']:.2f}, {low} {times[low]['median_ms']:.2f}; "
                   f"{time.monotonic() - started:.0f} s", flush=True)
@@ -139,7 +138,7 @@ def play_round_robin(args: argparse.Namespace) -> Iterator[list[Hand]]:
             result = play_match(game, [second, first], args.hands, args.seed, args.workers)
             summary = result.summary()
             (difference,) = summary["differences"]
-            print(f"{TITLES[game]}: {second} - {first} = {difference['mean_difference']:+.2f} points a hand, "
+            print(f"{GAMES[game].title}: {second} - {first} = {difference['mean_difference']:+.2f} points a hand, "
                   f"{ci_text(difference)}, {summary['hands_played']} hands, {time.monotonic() - started:.0f} s",
                   flush=True)
             hands = hands_of(result)
@@ -225,7 +224,7 @@ def rate_games(hands: Sequence[Hand]) -> dict[str, dict[str, tuple[float, float]
     table: dict[str, dict[str, tuple[float, float]]] = {}
     for game_name, game_hands in by_game.items():
         game = make_game(game_name)
-        side_of = [game.side_of(seat) if game.rules.partnerships else seat for seat in range(game.players)]
+        side_of = [game.side_of(seat) if game.rules.traits.partnerships else seat for seat in range(game.players)]
         ratings: dict[str, PlackettLuceRating] = {}
         for hand in game_hands:
             for level in hand.levels:
@@ -311,7 +310,7 @@ def run_round_robin(args: argparse.Namespace) -> None:
     table = rate_games(hands)
     for game, levels in table.items():
         text = ", ".join(f"{level} {mu:.2f} (sigma {sigma:.2f})" for level, (mu, sigma) in levels.items())
-        print(f"{TITLES[game]} ratings: {text}")
+        print(f"{GAMES[game].title} ratings: {text}")
     if args.json:
         args.json.write_text(json.dumps(table, indent=2) + "\n")
     if args.write:
@@ -320,12 +319,12 @@ def run_round_robin(args: argparse.Namespace) -> None:
             ratings[game] = table[game]
             sources[game] = source_text(played_by, sum(hand.game == game for hand in hands))
         RATINGS_MODULE.write_text(ratings_module(ratings, sources))
-        print(f"wrote {RATINGS_MODULE} ({', '.join(TITLES[game] for game in table)})")
+        print(f"wrote {RATINGS_MODULE} ({', '.join(GAMES[game].title for game in table)})")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", default="classic,whistiti,israeli")
+    parser.add_argument("--games", default=",".join(GAMES), help="games of the registry, by name (default: all)")
     parser.add_argument("--pairs", default=",".join(NEIGHBOURS), help="LOW-HIGH pairs of levels, comma-separated")
     parser.add_argument("--hands", type=int, help="hands a match, rounded up to whole deals "
                         "(default 2000 for pairs, 300 for the round robin)")

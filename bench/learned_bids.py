@@ -29,7 +29,7 @@ class LearnedBidsBot(BasicBot):
         if view.phase != Phase.CONTRACT or len(view.legal_actions) == 1:
             return super().choose(view)
         estimate = LearnedEstimator.load(view.game).tricks(view)
-        if view.rules.rewards_zero_bids and estimate < ZERO_LINE:
+        if view.rules.traits.rewards_zero_bids and estimate < ZERO_LINE:
             estimate = 0.0
         return min(view.legal_actions, key=lambda a: (abs(contract_tricks(a) - estimate), contract_tricks(a)))
 

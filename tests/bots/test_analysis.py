@@ -25,9 +25,10 @@ from israeli_whist.bots.search.individual import paranoid_value, paranoid_value_
 from israeli_whist.core.actions import Action, Phase, contract_tricks, is_contract
 from israeli_whist.core.errors import RecordError, WhistError
 from israeli_whist.core.games import make_game
+from israeli_whist.core.games.israeli import israeli_score
+from israeli_whist.core.games.whistiti import whistiti_score
 from israeli_whist.core.match import Match
 from israeli_whist.core.records import to_record
-from israeli_whist.core.scoring import israeli_score, whistiti_score
 from israeli_whist.core.state import HandState
 from israeli_whist.core.views import seat_view
 

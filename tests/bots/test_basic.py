@@ -18,15 +18,14 @@ from israeli_whist.bots.players.basic import BasicBot
 from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.actions import PASS, Action, Phase, bid_action, contract_action, contract_tricks, is_bid
 from israeli_whist.core.cards import NO_TRUMP, SUIT_MASKS, SUITS, CardSet, card_set, cards_in, parse_card, parse_hand
-from israeli_whist.core.classic import ClassicWhist
 from israeli_whist.core.games import make_game
+from israeli_whist.core.games.classic import ClassicWhist
+from israeli_whist.core.games.israeli import IsraeliWhist
+from israeli_whist.core.games.whistiti import Whistiti, WhistitiRules
 from israeli_whist.core.handgame import HandGame
-from israeli_whist.core.israeli import IsraeliWhist
 from israeli_whist.core.match import Match
-from israeli_whist.core.rules import WhistitiRules
 from israeli_whist.core.state import HandState
 from israeli_whist.core.views import SeatView, seat_view
-from israeli_whist.core.whistiti import Whistiti
 
 BOTS_DIR = Path(__file__).parents[2] / "src" / "israeli_whist" / "bots"
 

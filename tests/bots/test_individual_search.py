@@ -28,7 +28,8 @@ from israeli_whist.bots.search.individual import (
     playable,
 )
 from israeli_whist.core.cards import NO_TRUMP, SPADES, CardSet, parse_hand
-from israeli_whist.core.scoring import israeli_score, whistiti_score
+from israeli_whist.core.games.israeli import israeli_score
+from israeli_whist.core.games.whistiti import whistiti_score
 
 if compiled_search_available():
     from israeli_whist.bots.search import individual_solver

@@ -6,7 +6,8 @@ import pytest
 
 from israeli_whist.cli.options import build_game, default_bot_level, parse_options
 from israeli_whist.core.errors import RulesError
-from israeli_whist.core.rules import IsraeliRules, WhistitiRules
+from israeli_whist.core.games.israeli import IsraeliRules
+from israeli_whist.core.games.whistiti import WhistitiRules
 
 
 def test_options_are_name_value_pairs() -> None:

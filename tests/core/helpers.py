@@ -9,16 +9,15 @@ from typing import Any
 
 from israeli_whist.core.actions import NUM_ACTIONS, PASS, Action, Phase, is_card, parse_action
 from israeli_whist.core.cards import NO_TRUMP, CardSet, card_set, cards_in, parse_hand
-from israeli_whist.core.classic import ClassicWhist
 from israeli_whist.core.errors import IllegalActionError
 from israeli_whist.core.games import make_game
+from israeli_whist.core.games.classic import ClassicWhist
+from israeli_whist.core.games.israeli import IsraeliRules, IsraeliWhist
+from israeli_whist.core.games.whistiti import Whistiti
 from israeli_whist.core.handgame import HandGame
-from israeli_whist.core.israeli import IsraeliWhist
 from israeli_whist.core.match import Match
-from israeli_whist.core.rules import IsraeliRules
 from israeli_whist.core.state import HandState
 from israeli_whist.core.views import SeatView, hidden_cards, seat_view
-from israeli_whist.core.whistiti import Whistiti
 
 # Every preset of every game, and a few option combinations, for the shared contract tests.
 CONFIGS: list[tuple[str, str | None, dict[str, Any]]] = [
@@ -224,7 +223,7 @@ def view_cards(view: SeatView) -> CardSet:
 
 
 def check_conservation(state: HandState) -> None:
-    deck = card_set(state.game.deck())
+    deck = state.game.rules.deck_mask
     played = played_cards(state)
     seen = 0
     total = 0
@@ -237,14 +236,14 @@ def check_conservation(state: HandState) -> None:
     everything = seen | played | state.unseen
     if state.turned_card >= 0:
         turned = 1 << state.turned_card
-        if isinstance(state.game, ClassicWhist):
+        if state.game.rules.traits.turned_card == "dealer":
             assert (state.hands[state.dealer] | played) & turned, "the turned card belongs to the dealer"
         else:
             assert not everything & turned, "the stock's turned card is in no hand"
             total += 1
         everything |= turned
     assert everything == deck
-    assert total == len(state.game.deck())
+    assert total == deck.bit_count()
 
 
 def check_counts(state: HandState) -> None:

@@ -17,8 +17,8 @@ from helpers import CONFIGS, check_state, choose, config_id, game_of, play_hand,
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from israeli_whist.core.classic import ClassicWhist
-from israeli_whist.core.israeli import IsraeliWhist
+from israeli_whist.core.games.classic import ClassicWhist
+from israeli_whist.core.games.israeli import IsraeliWhist
 from israeli_whist.core.match import Match
 from israeli_whist.core.records import replay, to_record
 

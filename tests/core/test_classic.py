@@ -10,8 +10,8 @@ from helpers import SUIT_DEAL, act, check_state, classic, expect_illegal, start
 
 from israeli_whist.core.actions import PASS, Phase
 from israeli_whist.core.cards import CLUBS, SPADES, parse_card
-from israeli_whist.core.classic import ClassicWhist, cut_for_partners, side_of
 from israeli_whist.core.errors import IllegalActionError
+from israeli_whist.core.games.classic import ClassicWhist, cut_for_partners, side_of
 from israeli_whist.core.match import Match
 from israeli_whist.core.state import HandState
 from israeli_whist.core.views import hidden_cards, seat_view

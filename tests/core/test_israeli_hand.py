@@ -7,7 +7,7 @@ from helpers import EXAMPLE_DEAL, SUIT_DEAL, act, expect_illegal, israeli, start
 
 from israeli_whist.core.actions import PASS, Phase, contract_action, parse_action
 from israeli_whist.core.cards import DIAMONDS, NO_TRUMP, SPADES, parse_card
-from israeli_whist.core.israeli import IsraeliWhist
+from israeli_whist.core.games.israeli import IsraeliWhist
 from israeli_whist.core.state import HandState
 
 

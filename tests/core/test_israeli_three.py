@@ -8,7 +8,7 @@ from helpers import act, check_state, expect_illegal, israeli, pass_round
 from israeli_whist.core.actions import PASS, Phase, action_name, bid_action, bid_strain, contract_action
 from israeli_whist.core.cards import CLUBS, SPADES, SUIT_MASKS, card_set, cards_in
 from israeli_whist.core.errors import RulesError
-from israeli_whist.core.rules import IsraeliRules
+from israeli_whist.core.games.israeli import IsraeliRules
 from israeli_whist.core.views import hidden_cards, seat_view
 
 FORMS = [

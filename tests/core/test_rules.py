@@ -17,18 +17,14 @@ import pytest
 from helpers import SUIT_DEAL, act, start
 
 from israeli_whist.core.actions import PASS, Phase, action_name
-from israeli_whist.core.classic import ClassicWhist
 from israeli_whist.core.errors import RulesError
 from israeli_whist.core.games import GAMES, RULES_BY_GAME, make_game, make_rules
+from israeli_whist.core.games.classic import ClassicRules, ClassicWhist
+from israeli_whist.core.games.israeli import IsraeliRules
+from israeli_whist.core.games.whistiti import WhistitiRules
 from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.match import Match
-from israeli_whist.core.rules import (
-    ClassicRules,
-    IsraeliRules,
-    Rules,
-    WhistitiRules,
-    option_rows,
-)
+from israeli_whist.core.rules import Rules, option_rows
 
 HERE = Path(__file__).parent
 

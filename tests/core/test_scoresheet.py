@@ -13,19 +13,12 @@ from hypothesis import strategies as st
 
 from israeli_whist.core.actions import bid_level, bid_strain
 from israeli_whist.core.cards import CLUBS, DIAMONDS, HEARTS, NO_TRUMP, SPADES
-from israeli_whist.core.classic import ClassicWhist
 from israeli_whist.core.errors import RulesError, WhistError
-from israeli_whist.core.israeli import IsraeliWhist
+from israeli_whist.core.games.classic import ClassicEntry, ClassicWhist
+from israeli_whist.core.games.israeli import IsraeliEntry, IsraeliWhist
+from israeli_whist.core.games.whistiti import WhistitiEntry
 from israeli_whist.core.match import HandResult, Match
-from israeli_whist.core.scoresheet import (
-    ClassicEntry,
-    Entry,
-    IsraeliEntry,
-    Sheet,
-    SheetError,
-    WhistitiEntry,
-    entry_from_dict,
-)
+from israeli_whist.core.scoresheet import Sheet, SheetEntry, SheetError, entry_from_dict
 
 FOUR = ("Ann", "Ben", "Dan", "Eve")
 
@@ -39,7 +32,7 @@ def hand(declarer: int, level: int, strain: int, contracts: tuple[int, ...], tri
     return IsraeliEntry(declarer, level, strain, contracts, tricks, revokes, frisch)
 
 
-def refused(sheet: Sheet, entry: Entry, *fragments: str) -> str:
+def refused(sheet: Sheet, entry: SheetEntry, *fragments: str) -> str:
     """Adding ``entry`` raises SheetError naming ``fragments``; the sheet stays as it was."""
     before = sheet.to_dict()
     with pytest.raises(SheetError) as caught:
@@ -426,7 +419,7 @@ def test_any_entries_either_score_or_are_refused(raw: list[Any]) -> None:
 # Agreement with the engine ----------------------------------------------------------------------------
 
 
-def entry_of(result: HandResult) -> Entry:
+def entry_of(result: HandResult) -> SheetEntry:
     """What a scorer at the table would enter for a hand the engine played."""
     final = result.final
     game = final.game

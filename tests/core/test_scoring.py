@@ -1,4 +1,4 @@
-"""Scores of one hand (israeli_whist.core.scoring), checked against the worked examples of docs/rules.md."""
+"""Scores of one hand (each game's, in israeli_whist.core.games), checked against the examples of docs/rules.md."""
 
 from __future__ import annotations
 
@@ -7,15 +7,9 @@ from helpers import expected_israeli_points, expected_whistiti_points
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from israeli_whist.core.rules import IsraeliRules
-from israeli_whist.core.scoring import (
-    ZERO_SCORES,
-    ZeroScores,
-    classic_honour_points,
-    classic_trick_points,
-    israeli_score,
-    whistiti_score,
-)
+from israeli_whist.core.games.classic import classic_honour_points, classic_trick_points
+from israeli_whist.core.games.israeli import ZERO_SCORES, IsraeliRules, ZeroScores, israeli_score
+from israeli_whist.core.games.whistiti import whistiti_score
 
 
 @pytest.mark.parametrize(("contract", "taken", "over", "points"), [

@@ -99,12 +99,12 @@ def test_the_last_trick_is_seen_again_only_as_long_as_the_rules_allow(
                 view = seat_view(state, seat)
                 if not state.tricks:
                     assert view.last_trick is None
-                elif state.trick and not game.rules.last_trick_open:
+                elif state.trick and not game.rules.traits.last_trick_open:
                     assert view.last_trick is None and view.tricks == state.tricks
                     closed_seen += 1
                 else:
                     assert view.last_trick == state.tricks[-1]
-    assert closed_seen > 0 or game.rules.last_trick_open
+    assert closed_seen > 0 or game.rules.traits.last_trick_open
 
 
 def test_the_deal_is_revealed_only_when_the_hand_is_over() -> None:

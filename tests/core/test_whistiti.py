@@ -10,8 +10,8 @@ from helpers import act, check_state, expect_illegal, play_match, start, whistit
 from israeli_whist.core.actions import Phase, contract_action
 from israeli_whist.core.cards import CLUBS, NO_TRUMP, card_set, hand_name, parse_card, parse_hand
 from israeli_whist.core.errors import RulesError
+from israeli_whist.core.games.whistiti import WhistitiRules
 from israeli_whist.core.match import Match
-from israeli_whist.core.rules import WhistitiRules
 from israeli_whist.core.state import HandState
 from israeli_whist.core.views import hidden_cards, seat_view
 

@@ -12,8 +12,8 @@ from israeli_whist.core.actions import Phase, contract_action
 from israeli_whist.core.cards import card_set, hand_name, parse_hand
 from israeli_whist.core.errors import RulesError
 from israeli_whist.core.games import make_game
+from israeli_whist.core.games.whistiti import WhistitiRules
 from israeli_whist.core.match import Match
-from israeli_whist.core.rules import WhistitiRules
 from israeli_whist.core.state import HandState
 
 

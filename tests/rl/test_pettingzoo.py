@@ -15,7 +15,7 @@ from pettingzoo.test.seed_test import parallel_seed_test
 
 from israeli_whist.core.actions import PASS
 from israeli_whist.core.errors import IllegalActionError, RulesError
-from israeli_whist.core.rules import IsraeliRules
+from israeli_whist.core.games.israeli import IsraeliRules
 from israeli_whist.rl.hands import points_bounds
 from israeli_whist.rl.pettingzoo import TURN_ORDERS, WhistAECEnv, env, parallel_env
 

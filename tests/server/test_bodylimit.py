@@ -27,8 +27,8 @@ from starlette.types import Message, Receive, Scope, Send
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
+from israeli_whist.core.games.whistiti import WhistitiRules
 from israeli_whist.core.names import MAX_NAME
-from israeli_whist.core.rules import WhistitiRules
 from israeli_whist.server.app import create_app
 from israeli_whist.server.bodylimit import BodyLimit
 from israeli_whist.server.settings import ServerSettings

@@ -12,6 +12,7 @@ from openskill.models import PlackettLuce
 
 from israeli_whist.cli.check import seat_names
 from israeli_whist.core.actions import action_name
+from israeli_whist.core.games import make_rules
 from israeli_whist.core.records import replay
 from israeli_whist.server.app import create_app
 from israeli_whist.server.db import Store
@@ -52,6 +53,7 @@ def test_a_finished_game_in_history_replay_record_stats_and_ratings(client: Test
     assert sum(1 for h in data["hands"] if not h["cancelled"]) == 1
     last = data["hands"][-1]["steps"][-1]
     assert last["phase"] == "over" and last["scores"] == data["hands"][-1]["points"]
+    assert data["traits"] == last["traits"] == make_rules("israeli").traits.to_json()
 
     # The record replays under ``whist check``'s validation.
     record = client.get(f"/api/games/{table_id}/record").json()

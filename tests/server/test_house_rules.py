@@ -18,8 +18,9 @@ from server_kit import live, seats_json, sign_in, use
 from israeli_whist.core.actions import PASS, Phase, bid_action, bid_level, bid_strain, is_bid
 from israeli_whist.core.cards import NO_TRUMP
 from israeli_whist.core.games import GAMES, RULES_BY_GAME, make_game
+from israeli_whist.core.games.israeli import FORM_DECKS
 from israeli_whist.core.match import Match
-from israeli_whist.core.rules import FORM_DECKS, option_kind
+from israeli_whist.core.rules import option_kind
 from israeli_whist.core.state import HandState
 from israeli_whist.core.views import seat_view
 from israeli_whist.server.app import STATIC, create_app
@@ -71,6 +72,7 @@ def test_every_option_of_every_game_is_listed_as_the_rules_define_it(client: Tes
         fields = {f.name: f for f in dataclasses.fields(rules_cls)}
         assert [o["name"] for o in listed["options"]] == list(fields)
         assert listed["title"] == GAMES[listed["name"]].title and listed["players"] == rules_cls().players
+        assert listed["traits"] == rules_cls.traits.to_json()  # the pages read the game's nature here
         for spec in listed["options"]:
             f = fields[spec["name"]]
             assert spec["kind"] == option_kind(f)

@@ -29,6 +29,7 @@ from server_kit import (
 )
 
 from israeli_whist.core.actions import NUM_ACTIONS, PASS
+from israeli_whist.core.games import make_rules
 from israeli_whist.server.app import create_app
 from israeli_whist.server.settings import ServerSettings
 
@@ -55,6 +56,8 @@ def test_ping_sync_and_unknown_types(client: TestClient) -> None:
         assert first["type"] == "state" and first["you"] == 0 and first["table"]["id"] == table["id"]
         assert set(first) == {"type", "version", "you", "table", "score", "view"}
         assert set(first["score"]) >= {"totals", "hands", "hands_total", "over", "places", "games_won"}
+        traits = make_rules("israeli").traits.to_json()
+        assert first["table"]["traits"] == first["view"]["traits"] == traits and traits["trump_auction"]
         conn.send({"type": "ping"})
         assert conn.receive() == {"type": "pong"}
         conn.send({"type": "sync"})

@@ -219,6 +219,7 @@ def test_classic_and_whistiti_sheets(client: TestClient) -> None:
     sign_in(client)
     classic = new_sheet(client, "classic", preset="honours")
     assert classic["rules"]["honours"] and classic["game_points"] == [0, 0]
+    assert classic["traits"]["partnerships"] and classic["traits"]["sheet_fields"] == ["tricks", "honours", "revokes"]
     refused(client.post(f"/api/sheets/{classic['id']}/hands", json={"entry": {"tricks": [7, 6]}}), 422,
             "This sheet counts honours")
     after = add(client, classic["id"], {"tricks": [7, 6], "honours": [1, 3], "revokes": [1, 0]})
@@ -228,6 +229,7 @@ def test_classic_and_whistiti_sheets(client: TestClient) -> None:
     assert after["hands"][0]["game_won"] == 1
     whistiti = new_sheet(client, "whistiti", ["A", "B", "C"], players=3, schedule="2,1")
     assert whistiti["next"] == {"number": 1, "dealer": 0, "hand_size": 2} and "min_levels" not in whistiti
+    assert whistiti["traits"]["hand_size_varies"] and whistiti["traits"]["contract_word"] == "bid"
     refused(client.post(f"/api/sheets/{whistiti['id']}/hands",
                         json={"entry": {"contracts": [1, 1, 0], "tricks": [1, 1, 0]}}), 422,
             "the last bidder, A, may not bid 1")

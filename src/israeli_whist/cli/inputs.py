@@ -107,5 +107,5 @@ def prompt_text(view: SeatView, shown: Sequence[Card], frisch_to: str = "") -> s
         what = f"{left} cards" if left == FRISCH_CARDS else count_text(left, "more card")
         return f"Choose {what} to pass to {frisch_to} (legal: {legal}): "
     if view.phase == Phase.CONTRACT:
-        return f"Your {view.rules.contract_label} (legal: {legal}): "
+        return f"Your {view.rules.traits.contract_word} (legal: {legal}): "
     return f"Your play (legal: {legal}): "

@@ -60,7 +60,7 @@ class TerminalGame:
         code = 0
         try:
             self.console.print("Type help at any prompt for the commands.")
-            if self.match.game.rules.partnerships:
+            if self.match.game.rules.traits.partnerships:
                 side_a, side_b = side_names(self.names)
                 self.console.print(f"Partners sit opposite: {side_a} against {side_b}.", markup=False)
             self.announce_hand()

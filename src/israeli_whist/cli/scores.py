@@ -26,9 +26,11 @@ def side_names(names: Sequence[str]) -> tuple[str, str]:
 
 def score_sheet(match: Match, names: Sequence[str]) -> Table:
     """Points hand by hand and the totals."""
-    if match.game.rules.partnerships:
+    if match.game.rules.traits.partnerships:
         return sides_sheet(match, names)
-    table = Table(title="Score sheet", title_justify="left", caption="points (contract/tricks)",
+    contracts = match.game.rules.traits.contracts
+    table = Table(title="Score sheet", title_justify="left",
+                  caption="points (contract/tricks)" if contracts else "points (tricks)",
                   caption_justify="left", show_edge=False)
     table.add_column("Hand", justify="right")
     table.add_column("Dealer")
@@ -39,8 +41,10 @@ def score_sheet(match: Match, names: Sequence[str]) -> Table:
         if result.cancelled:
             table.add_row(str(result.number), Text(names[final.dealer]), *[Text("cancelled", style="dim")] * len(names))
             continue
-        cells = [points_text(p) + Text(f" ({c}/{t})", style="dim")
-                 for p, c, t in zip(result.points, final.contracts, final.tricks_won, strict=True)]
+        taken = [f"{c}/{t}" for c, t in zip(final.contracts, final.tricks_won, strict=True)] if contracts else [
+            str(t) for t in final.tricks_won]
+        cells = [points_text(p) + Text(f" ({detail})", style="dim")
+                 for p, detail in zip(result.points, taken, strict=True)]
         table.add_row(str(result.number), Text(names[final.dealer]), *cells)
     table.add_section()
     table.add_row("Total", "", *[points_text(t, "bold") for t in match.totals])
@@ -88,13 +92,13 @@ def hand_summary(view: SeatView, result: HandResult, totals: Sequence[int], name
     if view.over_under:
         title += f" (contracts {over_under_text(sum(view.contracts), view.hand_size)})"
     rules = view.rules
-    if rules.partnerships:
+    if rules.traits.partnerships:
         won = view.tricks_won
         side_a, side_b = side_names(names)
         title += f" (tricks: {side_a} {won[0] + won[2]}, {side_b} {won[1] + won[3]})"
         if any(result.honours):
             title += f"; honours {result.honours[0]}–{result.honours[1]}"
-    bids = rules.has_contracts
+    bids = rules.traits.contracts
     table = Table(show_edge=False)
     for column in ("Player", "Contract", "Tricks", "Points", "Total") if bids else ("Player", "Tricks", "Points",
                                                                                    "Total"):
@@ -116,7 +120,7 @@ def hand_summary(view: SeatView, result: HandResult, totals: Sequence[int], name
 def final_results(match: Match, names: Sequence[str]) -> RenderableType:
     """The final scores and places."""
     places = match.places()
-    if match.game.rules.partnerships:
+    if match.game.rules.traits.partnerships:
         return sides_final(match, names)
     table = Table(title="Final scores", title_justify="left", title_style="bold", show_edge=False)
     table.add_column("Place", justify="right")
@@ -151,7 +155,7 @@ def hand_heading(match: Match, names: Sequence[str]) -> str:
     parts = [match.game.title, f"hand {number}" + (f" of {total}" if total else "")]
     if match.results and match.results[-1].cancelled:
         parts[-1] += " (dealt again)"
-    if match.game.rules.hand_size_varies:
+    if match.game.rules.traits.hand_size_varies:
         parts.append(f"{count_text(hand.hand_size, 'card')} each")
     target = match.game.game_target
     if target is not None:

@@ -35,9 +35,9 @@ def seat_tags(view: SeatView, seat: int) -> list[str]:
     tags = []
     if seat == view.dealer:
         tags.append("dealer")
-    if rules.has_auction and seat == view.declarer and view.phase >= Phase.CONTRACT:
+    if rules.traits.trump_auction and seat == view.declarer and view.phase >= Phase.CONTRACT:
         tags.append("declarer")
-    if (rules.partnerships and view.seat >= 0 and seat != view.seat
+    if (rules.traits.partnerships and view.seat >= 0 and seat != view.seat
             and game_of(view).side_of(seat) == game_of(view).side_of(view.seat)):
         tags.append("partner")
     return tags
@@ -53,14 +53,14 @@ def header(view: SeatView, names: Sequence[str], seat: int) -> Text:
 
 def trump_line(view: SeatView, names: Sequence[str]) -> Text:
     """Trump, declarer and the state of the auction, in one line."""
-    if view.rules.has_auction:
+    if view.rules.traits.trump_auction:
         return auction_line(view, names, game_of(view))
     if view.trump < 0:
         return Text("Trump not yet known")
     line = Text("Trump ") + strain_text(view.trump) if view.trump != NO_TRUMP else Text("No trump")
     if view.turned_card >= 0:
         line += Text(" (turned up: ") + card_text(view.turned_card) + Text(")")
-    elif view.rules.turned_card_from_stock and view.trump == NO_TRUMP:
+    elif view.rules.traits.turned_card == "stock" and view.trump == NO_TRUMP:
         line += Text(" (no card left to turn up)")
     return line
 
@@ -82,7 +82,7 @@ def auction_line(view: SeatView, names: Sequence[str], game: HandGame) -> Text:
 
 
 def contracts_line(view: SeatView) -> Text | None:
-    if not view.rules.has_contracts or not view.contracts:
+    if not view.rules.traits.contracts or not view.contracts:
         return None
     bid = [c for c in view.contracts if c >= 0]
     if not bid:
@@ -96,7 +96,7 @@ def contracts_line(view: SeatView) -> Text | None:
 
 
 def sides_line(view: SeatView, names: Sequence[str]) -> Text | None:
-    if not view.rules.partnerships:
+    if not view.rules.traits.partnerships:
         return None
     won = view.tricks_won
     sides = [f"{names[0]} & {names[2]} {won[0] + won[2]}", f"{names[1]} & {names[3]} {won[1] + won[3]}"]
@@ -107,15 +107,15 @@ def seat_rows(view: SeatView) -> list[tuple[str, list[Text]]]:
     """Rows of the seat table: the last call, contract, tricks and the card in the trick."""
     n = view.players
     rows: list[tuple[str, list[Text]]] = []
-    if view.rules.has_auction and view.phase in (Phase.AUCTION, Phase.FRISCH):
+    if view.rules.traits.trump_auction and view.phase in (Phase.AUCTION, Phase.FRISCH):
         last: list[Text] = [Text("")] * n
         for frisch_round, seat, call in view.calls:
             if frisch_round == view.frisch_round:
                 last[seat] = action_text(call) if call != PASS else Text("pass", style="dim")
         rows.append(("call", last))
-    if view.rules.has_contracts and view.phase >= Phase.CONTRACT:
+    if view.rules.traits.contracts and view.phase >= Phase.CONTRACT:
         bids = [Text(str(c)) if c >= 0 else Text("?", style="dim") for c in view.contracts]
-        rows.append((view.rules.contract_label, bids))
+        rows.append((view.rules.traits.contract_word, bids))
     if view.phase >= Phase.PLAY:
         rows.append(("tricks", [tricks_cell(view, s) for s in range(n)]))
     if view.phase == Phase.PLAY:
@@ -129,7 +129,7 @@ def seat_rows(view: SeatView) -> list[tuple[str, list[Text]]]:
 def tricks_cell(view: SeatView, seat: int) -> Text:
     """Tricks taken: green once the contract is made, red once it is overshot."""
     taken = view.tricks_won[seat]
-    if not view.rules.has_contracts or view.contracts[seat] < 0:
+    if not view.rules.traits.contracts or view.contracts[seat] < 0:
         return Text(str(taken))
     contract = view.contracts[seat]
     return Text(str(taken), style="" if taken < contract else "green" if taken == contract else "red")

@@ -59,15 +59,15 @@ def seat_box(view: SeatView, names: Sequence[str], seat: int, card: int | None) 
 
 
 def seat_status(view: SeatView, seat: int) -> Text:
-    if view.phase in (Phase.AUCTION, Phase.FRISCH) and view.rules.has_auction:
+    if view.phase in (Phase.AUCTION, Phase.FRISCH) and view.rules.traits.trump_auction:
         last = [call for frisch_round, who, call in view.calls if who == seat and frisch_round == view.frisch_round]
         if not last:
             return Text("")
         return Text("pass", style="dim") if last[-1] == PASS else Text("bid ") + action_text(last[-1])
     status = Text("")
-    if view.rules.has_contracts and view.phase >= Phase.CONTRACT:
+    if view.rules.traits.contracts and view.phase >= Phase.CONTRACT:
         contract = view.contracts[seat]
-        status += Text(f"{view.rules.contract_label} ") + (Text(str(contract)) if contract >= 0
+        status += Text(f"{view.rules.traits.contract_word} ") + (Text(str(contract)) if contract >= 0
                                                             else Text("?", style="dim"))
     if view.phase >= Phase.PLAY:
         status += Text("  tricks " if status else "tricks ") + tricks_cell(view, seat)
@@ -97,7 +97,7 @@ def board(view: SeatView, names: Sequence[str]) -> RenderableType:
 def auction_panel(view: SeatView, names: Sequence[str]) -> RenderableType:
     """Beside the table: every call of the trump auction (by Frisch round), then the contracts."""
     lines: list[Text] = []
-    if view.rules.has_auction:
+    if view.rules.traits.trump_auction:
         rounds = sorted({frisch_round for frisch_round, _seat, _call in view.calls})
         for frisch_round in rounds:
             if len(rounds) > 1 or frisch_round:
@@ -108,9 +108,9 @@ def auction_panel(view: SeatView, names: Sequence[str]) -> RenderableType:
                                                             else action_text(call)))
         if not view.calls:
             lines.append(Text("no call yet", style="dim"))
-    if view.rules.has_contracts and view.phase >= Phase.CONTRACT and any(c >= 0 for c in view.contracts):
+    if view.rules.traits.contracts and view.phase >= Phase.CONTRACT and any(c >= 0 for c in view.contracts):
         lines.append(Text(""))
-        lines.append(Text(view.rules.contract_label.capitalize() + "s", style="bold"))
+        lines.append(Text(view.rules.traits.contract_word.capitalize() + "s", style="bold"))
         for seat in range(view.players):
             contract = view.contracts[seat]
             if contract >= 0:
@@ -118,7 +118,7 @@ def auction_panel(view: SeatView, names: Sequence[str]) -> RenderableType:
         total = contracts_line(view)
         if total is not None:
             lines.append(total)
-    title = "Auction and contracts" if view.rules.has_auction else "The hand"
+    title = "Auction and contracts" if view.rules.traits.trump_auction else "The hand"
     if not lines:
         lines.append(trump_line(view, names))
     return Panel(Group(*lines), title=title, title_align="left")

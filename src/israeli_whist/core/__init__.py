@@ -5,21 +5,22 @@ else; every other package builds on it."""
 
 from israeli_whist.core.actions import PASS, Action, Phase, action_name, bid_action, contract_action, parse_action
 from israeli_whist.core.cards import Card, CardSet, card_name, hand_name, parse_card, parse_hand
-from israeli_whist.core.classic import ClassicWhist
 from israeli_whist.core.errors import IllegalActionError, NotationError, RecordError, RulesError, WhistError
-from israeli_whist.core.games import GAMES, make_game, make_rules
+from israeli_whist.core.games import GAMES, make_game, make_rules, register_game
+from israeli_whist.core.games.classic import ClassicRules, ClassicWhist
+from israeli_whist.core.games.israeli import IsraeliRules, IsraeliWhist
+from israeli_whist.core.games.whistiti import Whistiti, WhistitiRules
 from israeli_whist.core.handgame import HandGame
-from israeli_whist.core.israeli import IsraeliWhist
 from israeli_whist.core.match import HandResult, Match
-from israeli_whist.core.rules import ClassicRules, IsraeliRules, Rules, WhistitiRules
+from israeli_whist.core.rules import Rules
 from israeli_whist.core.state import HandState
+from israeli_whist.core.traits import GameTraits
 from israeli_whist.core.views import SeatView, seat_view
-from israeli_whist.core.whistiti import Whistiti
 
 __all__ = [
-    "GAMES", "PASS", "Action", "Card", "CardSet", "ClassicRules", "ClassicWhist", "HandGame", "HandResult",
-    "HandState", "IllegalActionError", "IsraeliRules", "IsraeliWhist", "Match", "NotationError", "Phase",
+    "GAMES", "PASS", "Action", "Card", "CardSet", "ClassicRules", "ClassicWhist", "GameTraits", "HandGame",
+    "HandResult", "HandState", "IllegalActionError", "IsraeliRules", "IsraeliWhist", "Match", "NotationError", "Phase",
     "RecordError", "Rules", "RulesError", "SeatView", "WhistError", "Whistiti", "WhistitiRules", "action_name",
     "bid_action", "card_name", "contract_action", "hand_name", "make_game", "make_rules", "parse_action",
-    "parse_card", "parse_hand", "seat_view",
+    "parse_card", "parse_hand", "register_game", "seat_view",
 ]

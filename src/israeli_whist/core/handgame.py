@@ -29,6 +29,7 @@ from israeli_whist.core.cards import (
 )
 from israeli_whist.core.errors import IllegalActionError, quoted
 from israeli_whist.core.rules import Rules
+from israeli_whist.core.sheetentry import SheetEntry
 from israeli_whist.core.state import FIELD, HandState, make_state
 from israeli_whist.core.tricks import SUIT_MASK_OF_CARD
 from israeli_whist.core.wholegame import WholeGame
@@ -72,12 +73,13 @@ class HandGame(WholeGame):
 
     Besides the hand, each game answers what differs above it (``WholeGame``): the sides, the
     end of the game, places and honours. Callers ask these hooks rather than which game is
-    played, so a new game is one module and a line in ``games.py``.
+    played, so a new game is one module and a ``register_game`` line (``israeli_whist.core.games``).
     """
 
     name: ClassVar[str] = ""  # the registry's name, taken from the rules type: one spelling
     title: ClassVar[str] = ""
     rules_type: ClassVar[type[Rules]] = Rules
+    sheet_entry: ClassVar[type[SheetEntry] | None] = None  # a hand on a score sheet for real cards, if the game has one
     rules: Rules
 
     def __init_subclass__(cls) -> None:

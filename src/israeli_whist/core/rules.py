@@ -1,7 +1,8 @@
-"""Rule options of the three games as frozen dataclasses, with named presets.
+"""The base of every game's rules: a frozen dataclass of options, with named presets.
 
-Every option in docs/rules.md is a field here. Its metadata carries the help text and
-the allowed values, so ``whist rules`` and ``--option NAME=VALUE`` are driven by
+Each game's rules type subclasses ``Rules`` in its module (``israeli_whist.core.games``), and every
+option in docs/rules.md is a field there, declared with ``option()``. Its metadata carries the
+help text and the allowed values, so ``whist rules`` and ``--option NAME=VALUE`` are driven by
 the same definitions the engine reads.
 """
 
@@ -12,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
-from israeli_whist.core.cards import CLUBS, FIVE, FOUR, FULL_DECK, SUIT_MASKS, CardSet, card_set
+from israeli_whist.core.cards import FULL_DECK, CardSet
 from israeli_whist.core.digits import read_number
 from israeli_whist.core.errors import RulesError, quoted
-from israeli_whist.core.scoring import ZERO_SCORES
+from israeli_whist.core.traits import GameTraits
 
 R = TypeVar("R", bound="Rules")
 
@@ -45,18 +46,9 @@ class Rules:
     GAME: ClassVar[str] = ""
     PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
-    # What kind of game these rules make, read from a seat's view by the table and the bots (which
-    # see the rules, never the game); the game's own hooks are in ``israeli_whist.core.wholegame``.
-    partnerships: ClassVar[bool] = False  # partners sit opposite and score as a side (seats 0+2, 1+3)
-    has_auction: ClassVar[bool] = False  # a trump auction names a declarer, who must bid its level
-    has_contracts: ClassVar[bool] = True  # every seat bids a number of tricks
-    contract_label: ClassVar[str] = "contract"  # what the table calls a seat's contract
-    hand_size_varies: ClassVar[bool] = False  # the deal changes from hand to hand, so headings say it
-    turned_card_is_dealers: ClassVar[bool] = False  # the trump card turned up is the dealer's last card
-    turned_card_from_stock: ClassVar[bool] = False  # the trump card turned up is the stock's top card
-    last_trick_open: ClassVar[bool] = True  # the last trick may be looked at after the next one is led
-    rewards_zero_bids: ClassVar[bool] = False  # a made zero contract scores well above its size
-    players_hint: ClassVar[str] = ""  # how the players are counted, for a score sheet's refusal
+    # What kind of game these rules make, read from a seat's view by the table, the pages and the
+    # bots (which see the rules, never the game); the game's own hooks are in ``israeli_whist.core.wholegame``.
+    traits: ClassVar[GameTraits] = GameTraits()
 
     @property
     def players(self) -> int:
@@ -182,164 +174,3 @@ def option_specs(rules_cls: type[Rules]) -> list[dict[str, Any]]:
             spec["suggestions"] = list(meta.get("suggestions", ()))
         specs.append(spec)
     return specs
-
-
-# Israeli Whist --------------------------------------------------------------------------------
-
-FORM_PLAYERS = {
-    "four_players": 4,
-    "three_no_clubs": 3,
-    "three_short_deck": 3,
-    "three_short_deck_40": 3,
-    "three_random_card": 3,
-}
-
-# Cards left out of the pack in each form, and cards dealt to each player.
-FORM_DECKS: dict[str, tuple[list[int], int]] = {
-    "four_players": (list(range(52)), 13),
-    "three_no_clubs": ([c for c in range(52) if not SUIT_MASKS[CLUBS] >> c & 1], 13),
-    "three_short_deck": ([c for c in range(52) if c % 13 > FIVE], 12),
-    "three_short_deck_40": ([c for c in range(52) if c % 13 > FOUR], 12),
-    "three_random_card": (list(range(52)), 17),
-}
-_FORM_DECK_MASKS: dict[str, CardSet] = {form: card_set(cards) for form, (cards, _) in FORM_DECKS.items()}
-
-
-@dataclass(frozen=True)
-class IsraeliRules(Rules):
-    GAME: ClassVar[str] = "israeli"
-    has_auction: ClassVar[bool] = True
-    rewards_zero_bids: ClassVar[bool] = True  # a made zero scores 50 (25 over), more than most contracts
-    players_hint: ClassVar[str] = "three players play one of the three-player forms (option form)"
-
-    form: str = option("four_players", "Players and deck: four players, or one of the three-player forms",
-                       choices=tuple(FORM_PLAYERS), common=True)
-    auction_starts: str = option("left_of_dealer", "Who makes the first trump call",
-                                 choices=("left_of_dealer", "dealer"))
-    nt_minimum: int = option(7, "Lowest level of a no-trump bid", low=5, high=13)
-    auction_end: str = option("three_passes", "three_passes: a bid and three passes end it; four_passes: "
-                              "the high bidder may raise after three passes, all four must pass",
-                              choices=("three_passes", "four_passes"))
-    no_trump_allowed: bool = option(True, "Whether no-trump bids are allowed")
-    frisch_rounds: int = option(3, "Frisch rounds before a redeal when all pass (0: redeal at once)", low=0, high=3)
-    frisch_raises_minimum: bool = option(True, "Each Frisch raises the minimum bid by one (6, 7, 8)")
-    frisch_direction: str = option("left", "Where Frisch cards go; rotating: left, across, right (4 players)",
-                                   choices=("left", "rotating", "right"))
-    high_contract_first_undertrick: bool = option(
-        False, "A failed contract of 7+ that falls short loses 15 for the first trick, not 10")
-    zero_scoring: str = option("standard", "Zero-bid scores: standard (made +50 under, +25 over; failed -50, "
-                               "then +10 a trick), or achim (in an over hand made +30, failed a flat -30)",
-                               choices=tuple(ZERO_SCORES))
-    hands: int = option(12, "Hands in a game (0: no limit, play to target)", low=0, high=1000, common=True)
-    target: int | None = option(None, "End the game when a player's total reaches this score", low=1, high=100000,
-                                common=True)
-
-    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {
-        "standard": {},
-        "achim": {"zero_scoring": "achim"},
-        "pagat": {"auction_end": "four_passes"},
-        "nt5": {"nt_minimum": 5},
-        "no_nt": {"no_trump_allowed": False},
-        "three_no_clubs": {"form": "three_no_clubs"},
-        "three_short_deck": {"form": "three_short_deck"},
-        "three_short_deck_40": {"form": "three_short_deck_40"},
-        "three_random_card": {"form": "three_random_card"},
-    }
-
-    @property
-    def players(self) -> int:
-        return FORM_PLAYERS[self.form]
-
-    @property
-    def deck_mask(self) -> CardSet:
-        return _FORM_DECK_MASKS[self.form]
-
-    def check(self) -> None:
-        if self.players == 3 and self.frisch_direction == "rotating":
-            raise RulesError("frisch_direction=rotating needs four players: three players pass left or right")
-        if self.hands == 0 and self.target is None:
-            raise RulesError("A game needs an end: set hands above 0 or a target")
-
-
-# Classic Whist --------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ClassicRules(Rules):
-    GAME: ClassVar[str] = "classic"
-    partnerships: ClassVar[bool] = True
-    has_contracts: ClassVar[bool] = False
-    turned_card_is_dealers: ClassVar[bool] = True
-    last_trick_open: ClassVar[bool] = False  # docs/rules.md#classic-whist-play: seen only until the next trick
-    players_hint: ClassVar[str] = "two sides of two"
-
-    target: int = option(5, "Points a side needs to win a game", low=1, high=100, common=True)
-    honours: bool = option(False, "Score honours: all four of A K Q J of trumps 4, three of them 2")
-    rubber: bool = option(False, "Play a rubber: best of three games")
-    cut_for_partners: bool = option(False, "Draw partnerships by cutting cards: the two highest play together")
-
-    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {
-        "standard": {},
-        "honours": {"honours": True},
-        "rubber": {"rubber": True},
-        "long": {"target": 10, "honours": True},
-    }
-
-    @property
-    def players(self) -> int:
-        return 4
-
-
-# Whistiti -------------------------------------------------------------------------------------
-
-SCHEDULES = ("up", "up_down", "down_up")
-FIRST_LEADS = ("highest_bidder", "left_of_dealer")
-
-
-@dataclass(frozen=True)
-class WhistitiRules(Rules):
-    GAME: ClassVar[str] = "whistiti"
-    contract_label: ClassVar[str] = "bid"
-    hand_size_varies: ClassVar[bool] = True
-    turned_card_from_stock: ClassVar[bool] = True
-    players_hint: ClassVar[str] = "the option players sets how many, 3 to 7"
-
-    players: int = option(4, "Number of players", low=3, high=7, common=True)
-    schedule: str = option("up", "Cards per hand: up (1..max), up_down, down_up, or a list like 1,3,5",
-                           suggestions=SCHEDULES, common=True)
-    first_lead: str = option("highest_bidder", "Who leads the first trick: highest_bidder (equal bids: the first "
-                             "in bidding order), or left_of_dealer (as OpenSpiel's oh_hell)", choices=FIRST_LEADS)
-
-    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {
-        "standard": {},
-        "up_down": {"schedule": "up_down"},
-        "down_up": {"schedule": "down_up"},
-        # OpenSpiel's oh_hell(players=4, num_tricks_fixed=12, off_bid_penalty=true, points_per_trick=5):
-        # one hand of 12 cards, the player left of the dealer leads. Its bidding, trump card and
-        # scoring are Whistiti's already (docs/rules-notes.md).
-        "oh_hell": {"schedule": "12", "first_lead": "left_of_dealer"},
-    }
-
-    @property
-    def max_cards(self) -> int:
-        return 52 // self.players
-
-    def hand_sizes(self) -> tuple[int, ...]:
-        top = self.max_cards
-        if self.schedule == "up":
-            return tuple(range(1, top + 1))
-        if self.schedule == "up_down":
-            return tuple(range(1, top + 1)) + tuple(range(top - 1, 0, -1))
-        if self.schedule == "down_up":
-            return tuple(range(top, 0, -1)) + tuple(range(2, top + 1))
-        sizes = []
-        for token in self.schedule.replace(" ", "").split(","):
-            size = read_number(token)
-            if size is None or not 1 <= size <= top:
-                raise RulesError(f"schedule: each hand deals 1 to {top} cards to {self.players} players, "
-                                 f"not {quoted(token)}; use up, up_down, down_up or a list like 1,3,5")
-            sizes.append(size)
-        return tuple(sizes)
-
-    def check(self) -> None:
-        self.hand_sizes()

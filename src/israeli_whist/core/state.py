@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from israeli_whist.core.actions import Action, Phase, action_name
 from israeli_whist.core.cards import (
@@ -23,17 +23,42 @@ from israeli_whist.core.cards import (
     CardSet,
     cards_tuple,
 )
+from israeli_whist.core.rules import Rules
 from israeli_whist.core.tricks import SUIT_MASK_OF_CARD, trick_winner
-
-if TYPE_CHECKING:
-    from israeli_whist.core.handgame import HandGame
 
 Trick = tuple[int, tuple[int, ...], int]  # (leader seat, cards in playing order, winner seat)
 Call = tuple[int, int, Action]  # (Frisch round, seat, auction call)
 
 
+class Game(Protocol):
+    """A hand's game, as its states and their readers see it: ``HandGame``
+    (``israeli_whist.core.handgame``) is the one kind, declared here so that a state can name its
+    game without importing the module that acts on states."""
+
+    rules: Rules
+    players: int
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    def legal_actions(self, state: HandState) -> Sequence[Action]: ...
+
+    def apply(self, state: HandState, action: Action) -> HandState: ...
+
+    def hand_scores(self, state: HandState) -> tuple[int, ...]: ...
+
+    def frisch_offset(self, frisch_round: int) -> int: ...
+
+    def start_hand(self, dealer: int, hands: tuple[CardSet, ...], unseen: CardSet, turned_card: int,
+                   hand_size: int, *, checked: bool = True) -> HandState: ...
+
+
+
 class HandState(NamedTuple):
-    game: HandGame
+    game: Game
     dealer: int
     deal: tuple[CardSet, ...]  # each seat's cards as dealt, before any Frisch
     unseen: CardSet  # cards dealt to nobody and never shown (stock, removed cards)

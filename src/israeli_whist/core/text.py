@@ -37,7 +37,7 @@ def hand_text(state: HandState, names: Sequence[str] | None = None, number: int 
     if state.phase == Phase.CANCELLED:
         lines.append("  Cancelled: no bid after the last Frisch; the same dealer deals again")
         return "\n".join(lines)
-    if state.declarer >= 0 and game.rules.has_auction:
+    if state.declarer >= 0 and game.rules.traits.trump_auction:
         lines.append(f"  Declarer {who[state.declarer]}, trump {strain_symbol(trump)}")
     elif trump >= 0:
         lines.append(f"  Trump {strain_symbol(trump)}")

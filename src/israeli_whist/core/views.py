@@ -49,7 +49,7 @@ class SeatView:
         next trick is led (docs/rules.md#classic-whist-play): from then on it is None, so that the
         terminal, the full-screen view and the web table, which all read it here, cannot show it.
         ``tricks`` still holds it, as a player remembers the cards played."""
-        if not self.tricks or (self.trick and not self.rules.last_trick_open):
+        if not self.tricks or (self.trick and not self.rules.traits.last_trick_open):
             return None
         return self.tricks[-1]
 

@@ -3,8 +3,9 @@ honours, and what the table and the score sheet show.
 
 ``HandGame`` inherits these hooks and each game overrides the few that differ, so the match,
 the score sheet, the terminal and the bots ask the game instead of asking which game it is.
-The defaults describe a game of individual players. Flags that a seat's view must tell (is it
-a partnership game? is there an auction?) are on the rules type, which every view carries.
+The defaults describe a game of individual players. What kind of game it is (is it a partnership
+game? is there an auction?) is the game's traits (``israeli_whist.core.traits``), carried by its
+rules type, which every view carries.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ class WholeGame:
     players: int
 
     # The table -------------------------------------------------------------------------------
-    # Kinds of game that a seat's view must tell (partnerships, an auction...) are flags of the
-    # rules type instead (``Rules.partnerships``...): the bots see the rules, never the game.
+    # Kinds of game that a seat's view must tell (partnerships, an auction...) are the traits of the
+    # rules type instead (``Rules.traits``): the bots see the rules, never the game.
 
     def side_of(self, seat: int) -> int:
         """The side a seat plays for; without partnerships each seat is its own side."""

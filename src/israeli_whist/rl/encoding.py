@@ -273,15 +273,15 @@ def _only(when: Callable[[Rules], bool], length: int) -> Size:
 
 
 def _auction(rules: Rules) -> bool:
-    return rules.has_auction
+    return rules.traits.trump_auction
 
 
 def _contracted(rules: Rules) -> bool:
-    return rules.has_contracts
+    return rules.traits.contracts
 
 
 def _turns_card(rules: Rules) -> bool:
-    return rules.turned_card_is_dealers or rules.turned_card_from_stock
+    return rules.traits.turned_card != "none"
 
 
 FEATURES: tuple[Feature, ...] = (
@@ -463,7 +463,7 @@ def action_space_size(rules: Rules) -> int:
     """How many actions of the flat action space (``israeli_whist.core.actions``) the game can use:
     the cards, and in games with contracts also the calls and contracts up to the largest deal.
     Actions are ``0 .. action_space_size(rules) - 1``; a mask tells which are legal."""
-    if not (rules.has_contracts or rules.has_auction):
+    if not (rules.traits.contracts or rules.traits.trump_auction):
         return DECK_SIZE
     game = game_for_rules(rules)
     hands = game.hands_in_game() or 1  # a game to a target repeats its deals: the first stands for all
@@ -507,7 +507,7 @@ def observation_text(view: SeatView, totals: Sequence[int] | None = None) -> str
              "trump: " + (strain_symbol(view.trump) if view.trump >= 0 else "not yet known")]
     if view.turned_card >= 0:
         lines.append(f"turned up: {symbol_name(view.turned_card)}")
-    if rules.has_auction:
+    if rules.traits.trump_auction:
         calls = [f"{who(s)} {'pass' if c == PASS else action_display(c)}"
                  for r, s, c in view.calls if r == view.frisch_round]
         lines.append(f"auction {view.frisch_round + 1}: " + (", ".join(calls) or "no call yet"))
@@ -517,7 +517,7 @@ def observation_text(view: SeatView, totals: Sequence[int] | None = None) -> str
             lines.append(f"frisch chosen: {_cards_text(view.frisch_selected, view.trump)}")
         for number, (passed, received) in enumerate(zip(view.frisch_passed, view.frisch_received, strict=True), 1):
             lines.append(f"frisch {number}: passed {_cards_text(passed, -1)}, received {_cards_text(received, -1)}")
-    if rules.has_contracts and view.contracts:
+    if rules.traits.contracts and view.contracts:
         said = ", ".join(f"{who(s)} {c if c >= 0 else '-'}" for s, c in enumerate(view.contracts))
         lines.append(f"contracts: {said}" + (f" ({view.over_under})" if view.over_under else ""))
     if view.trick:

@@ -35,7 +35,7 @@ from israeli_whist.bots.players.base import Bot
 from israeli_whist.bots.players.expert import ExpertBot
 from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.errors import RulesError, quoted
-from israeli_whist.core.games import game_for_rules
+from israeli_whist.core.games import GAMES, game_for_rules
 from israeli_whist.rl.encoding import Mask, Vector, action_space_size, observation_bounds
 from israeli_whist.rl.episode import EPISODES, ILLEGAL_ACTIONS, Episode, choice_of
 from israeli_whist.rl.options import game_rules
@@ -45,8 +45,6 @@ from israeli_whist.rl.render import table_text
 PARAMETERS = ("seat", "bots", "preset", "episode", "hand_number", "render_mode", "illegal_action")
 BotChoice = str | Bot  # a bot level (``israeli_whist.bots.players.registry.BOT_LEVELS``) or a bot ready to play
 
-# Gymnasium's ids, made when this module is imported.
-GYM_IDS = {"israeli": "whist/Israeli-v0", "classic": "whist/Classic-v0", "whistiti": "whist/Whistiti-v0"}
 
 
 class WhistEnv(gymnasium.Env[Vector, np.int64]):
@@ -161,11 +159,20 @@ def searches_for_time(bot: Bot) -> bool:
     return isinstance(bot, ExpertBot) and bot.settings.time_budget is not None
 
 
-def register_environments() -> None:
-    """Gymnasium ids for the three games (once: importing this module again changes nothing)."""
-    for game, env_id in GYM_IDS.items():
+def gym_id(game: str) -> str:
+    """Gymnasium's id of a game of the registry: ``whist/Israeli-v0``, ``whist/Whistiti-v0``..."""
+    return f"whist/{game.capitalize()}-v0"
+
+
+def register_environments() -> dict[str, str]:
+    """A Gymnasium id for every game of the registry (``israeli_whist.core.games``), by game. Importing
+    this module does it; a game registered later is given its id by calling this again (an id made
+    already is left as it is)."""
+    ids = {game: gym_id(game) for game in GAMES}
+    for game, env_id in ids.items():
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="israeli_whist.rl.gym:WhistEnv", kwargs={"game": game})
+    return ids
 
 
-register_environments()
+GYM_IDS = register_environments()  # the games registered when this module was imported

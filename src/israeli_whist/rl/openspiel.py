@@ -1,5 +1,6 @@
-"""The three games registered with OpenSpiel: ``python_israeli_whist``, ``python_classic_whist``
-and ``python_whistiti``, one hand per episode.
+"""Every game of the registry (``israeli_whist.core.games``) registered with OpenSpiel, one hand per
+episode, under a name made from its title: ``python_israeli_whist``, ``python_classic_whist``,
+``python_whistiti``.
 
 >>> game = load("whistiti", players=3, schedule="2,5", hand_number=1)
 >>> game.num_players(), game.get_parameters()["schedule"]
@@ -34,7 +35,7 @@ import pyspiel
 from israeli_whist.bots.players.base import Bot
 from israeli_whist.core.actions import MAX_TRICKS, STRAINS
 from israeli_whist.core.errors import RulesError, quoted
-from israeli_whist.core.games import RULES_BY_GAME, game_for_rules, make_rules
+from israeli_whist.core.games import GAMES, RULES_BY_GAME, game_for_rules, make_rules
 from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.rules import Rules, option_kind
 from israeli_whist.rl.encoding import MAX_FRISCH_ROUNDS, action_space_size
@@ -42,9 +43,6 @@ from israeli_whist.rl.hands import DRAWN, check_hand_number, hand_places, points
 from israeli_whist.rl.openspiel_observer import WhistObserver, make_observer
 from israeli_whist.rl.openspiel_state import WhistState, cards_drawn
 
-# Our game name -> OpenSpiel's short name, and the long name OpenSpiel shows.
-SHORT_NAMES = {"israeli": "python_israeli_whist", "classic": "python_classic_whist", "whistiti": "python_whistiti"}
-LONG_NAMES = {"israeli": "Python Israeli Whist", "classic": "Python Classic Whist", "whistiti": "Python Whistiti"}
 GAME_PARAMETERS = ("dealer", "hand_number")  # parameters that are not rule options
 LIST_SEPARATOR = ";"  # a list option's separator in a game string
 
@@ -90,19 +88,24 @@ def most_decisions(rules: Rules, hand_size: int) -> int:
     beats the last, with at most one round of passes between bids), the Frisch passes, the
     contracts and the cards."""
     n = rules.players
-    decisions = n * hand_size + (n if rules.has_contracts else 0)
-    if rules.has_auction:
+    decisions = n * hand_size + (n if rules.traits.contracts else 0)
+    if rules.traits.trump_auction:
         auctions = MAX_FRISCH_ROUNDS + 1
         decisions += auctions * (MAX_TRICKS * STRAINS + 1) * n + MAX_FRISCH_ROUNDS * 3 * n
     return decisions
+
+
+def short_name(game: str) -> str:
+    """OpenSpiel's name of one of our games, from its title: ``python_israeli_whist``."""
+    return "python_" + GAMES[game].title.lower().replace(" ", "_")
 
 
 def game_type(game: str) -> pyspiel.GameType:
     rules_type = RULES_BY_GAME[game]
     players = _player_counts(rules_type)
     return pyspiel.GameType(
-        short_name=SHORT_NAMES[game],
-        long_name=LONG_NAMES[game],
+        short_name=short_name(game),
+        long_name=f"Python {GAMES[game].title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -166,28 +169,30 @@ class WhistGame(pyspiel.Game):  # type: ignore[misc]
         return make_observer(self.rules, iig_obs_type, params)
 
 
-class IsraeliWhistGame(WhistGame):
-    game = "israeli"
+# The WhistGame subclass OpenSpiel holds for each of our games, by game.
+GAME_CLASSES: dict[str, type[WhistGame]] = {}
 
 
-class ClassicWhistGame(WhistGame):
-    game = "classic"
+def register_games() -> dict[str, type[WhistGame]]:
+    """Register every game of the registry with OpenSpiel. Importing this module does it, and
+    ``load`` does it for a game registered since (a game registered already is left as it is)."""
+    for game in GAMES:
+        if game not in GAME_CLASSES:
+            spiel_class = type(f"{GAMES[game].__name__}Spiel", (WhistGame,), {"game": game})
+            pyspiel.register_game(game_type(game), spiel_class)
+            GAME_CLASSES[game] = spiel_class
+    return GAME_CLASSES
 
 
-class WhistitiGame(WhistGame):
-    game = "whistiti"
-
-
-GAME_CLASSES: dict[str, type[WhistGame]] = {cls.game: cls for cls in (IsraeliWhistGame, ClassicWhistGame, WhistitiGame)}
-for _game, _cls in GAME_CLASSES.items():
-    pyspiel.register_game(game_type(_game), _cls)
+register_games()
 
 
 def load(game: str, preset: str | None = None, **options: Any) -> pyspiel.Game:
     """``load("whistiti", players=5, schedule="1,3,5")``: the registered OpenSpiel game with these
     options (text or typed values, checked by the engine's rules) and ``dealer``/``hand_number``."""
-    if game not in SHORT_NAMES:
-        raise RulesError(f"Unknown game {quoted(game)}; games: {', '.join(SHORT_NAMES)}")
+    if game not in GAMES:
+        raise RulesError(f"Unknown game {quoted(game)}; games: {', '.join(GAMES)}")
+    register_games()
     extra = {name: options.pop(name) for name in GAME_PARAMETERS if name in options}
     rules = make_rules(game, preset, options)
     params: dict[str, Any] = {}
@@ -207,7 +212,7 @@ def load(game: str, preset: str | None = None, **options: Any) -> pyspiel.Game:
     whist_game = game_for_rules(rules)
     check_dealer(whist_game, params.get("dealer", 0))
     check_hand_number(whist_game, params.get("hand_number", DRAWN))
-    return pyspiel.load_game(SHORT_NAMES[game], params)
+    return pyspiel.load_game(short_name(game), params)
 
 
 def check_dealer(game: HandGame, value: object) -> int:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -44,9 +44,7 @@ from israeli_whist.rl.encoding import (
     observation_size,
     observation_text,
 )
-
-if TYPE_CHECKING:
-    from israeli_whist.rl.openspiel_state import WhistState
+from israeli_whist.rl.openspiel_seen import SeenState
 
 
 def most_tricks(rules: Rules) -> int:
@@ -87,12 +85,12 @@ def remembered(rules: Rules) -> tuple[Piece, ...]:
     found = [Piece("trick_history", (tricks, n, DECK_SIZE), "per trick in order, per seat relative to the "
                     "player, its card (the trick under way included)"),
               Piece("trick_leaders", (tricks, n), "per trick, the relative seat that led it")]
-    if rules.has_auction:
+    if rules.traits.trump_auction:
         found += [Piece("auction_bids", (bid_count(rules), n), "per bid (level 1 clubs first, as the actions "
                         "count them), the relative seat that made it in the auction under way"),
                   Piece("frisch_history", (MAX_FRISCH_ROUNDS, 2, DECK_SIZE), "per Frisch round, the cards the "
                         "player passed, then those it received")]
-    if rules.turned_card_is_dealers or rules.turned_card_from_stock:
+    if rules.traits.turned_card != "none":
         found.append(Piece("turned_at_deal", (DECK_SIZE,), "the card turned up at the deal"))
     return tuple(found)
 
@@ -129,7 +127,7 @@ class WhistObserver:
             self.dict[piece.name] = self.tensor[offset:offset + piece.size].reshape(piece.shape)
             offset += piece.size
 
-    def set_from(self, state: WhistState, player: int) -> None:
+    def set_from(self, state: SeenState, player: int) -> None:
         self.tensor.fill(0.0)
         view = state.seat_view(player)
         if view is None:
@@ -162,14 +160,14 @@ class WhistObserver:
                 frisch[r, 0] = card_bits(passed)
                 frisch[r, 1] = card_bits(received)
 
-    def string_from(self, state: WhistState, player: int) -> str:
+    def string_from(self, state: SeenState, player: int) -> str:
         key = (self.perfect_recall, player)
         text = state.memo.get(key)
         if text is None:
             text = state.memo[key] = self._string(state, player)
         return text
 
-    def _string(self, state: WhistState, player: int) -> str:
+    def _string(self, state: SeenState, player: int) -> str:
         view = state.seat_view(player)
         if view is None:
             text = f"seat {player}: dealing, {len(state.drawn)} cards dealt"

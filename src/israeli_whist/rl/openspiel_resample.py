@@ -24,7 +24,7 @@ import itertools
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
 import pyspiel
 
@@ -34,9 +34,9 @@ from israeli_whist.core.actions import Phase
 from israeli_whist.core.cards import CardSet, cards_in, iter_cards
 from israeli_whist.core.games import game_for_rules
 from israeli_whist.core.views import SeatView
+from israeli_whist.rl.openspiel_seen import SeenState
 
-if TYPE_CHECKING:  # the state calls ``resample`` for its resample_from_infostate
-    from israeli_whist.rl.openspiel_state import WhistState
+Seen = TypeVar("Seen", bound=SeenState)  # the kind of state resampled is the kind made
 
 FRISCH_CARDS = 3  # cards each seat passes in a Frisch round
 TRIES = 100  # deals drawn before giving up on a Frisch history that fits
@@ -46,7 +46,7 @@ def remembered_cards(view: SeatView, dealt: SeatView | None) -> dict[int, CardSe
     """Cards a seat saw and no longer sees but surely still lie in a hand: Classic Whist's turned-up
     trump, face down in the dealer's hand after the first trick until the dealer plays it."""
     card = dealt.turned_card if dealt is not None else -1
-    if card < 0 or view.turned_card >= 0 or not view.rules.turned_card_is_dealers or view.seat == view.dealer:
+    if card < 0 or view.turned_card >= 0 or view.rules.traits.turned_card != "dealer" or view.seat == view.dealer:
         return {}
     if played_by_seat(view)[view.dealer] >> card & 1:
         return {}
@@ -158,7 +158,7 @@ def _fill_passes(view: SeatView, after: list[CardSet], offsets: Sequence[int], h
     return passes
 
 
-def deal_sampler(state: WhistState, player: int) -> DealSampler:
+def deal_sampler(state: SeenState, player: int) -> DealSampler:
     """Our exact sampler of the cards ``player`` cannot see in ``state``."""
     view = state.seat_view(player)
     if view is None or view.phase not in (Phase.AUCTION, Phase.FRISCH, Phase.CONTRACT, Phase.PLAY):
@@ -166,7 +166,7 @@ def deal_sampler(state: WhistState, player: int) -> DealSampler:
     return DealSampler(view, remembered_cards(view, state.dealt_view(player)))
 
 
-def resample(state: WhistState, player: int, rng: random.Random, sampler: DealSampler | None = None) -> WhistState:
+def resample(state: Seen, player: int, rng: random.Random, sampler: DealSampler | None = None) -> Seen:
     """A state ``player`` cannot tell from ``state``, the hidden cards drawn by our deal sampler
     (``sampler``, if given, is ``deal_sampler(state, player)``, made once for many draws)."""
     sampler = sampler if sampler is not None else deal_sampler(state, player)
@@ -180,7 +180,7 @@ def resample(state: WhistState, player: int, rng: random.Random, sampler: DealSa
     raise ValueError(f"No Frisch history fits {TRIES} drawn deals")
 
 
-def _rebuild(state: WhistState, view: SeatView, hands: Sequence[CardSet], rng: random.Random) -> WhistState | None:
+def _rebuild(state: Seen, view: SeatView, hands: Sequence[CardSet], rng: random.Random) -> Seen | None:
     n, me = view.players, view.seat
     played = played_by_seat(view)
     after = [hands[s] | played[s] for s in range(n)]
@@ -195,7 +195,7 @@ def _rebuild(state: WhistState, view: SeatView, hands: Sequence[CardSet], rng: r
         passes.append([sum(1 << c for c in rng.sample(cards_in(hands[s]), FRISCH_CARDS)) if s != me else 0
                        for s in range(n)])
     game = state.get_game()
-    new: WhistState = game.new_initial_state()
+    new: Seen = game.new_initial_state()  # a state of the same kind
     for card in (*state.place_drawn, *_pack(state, dealt, me, rng)):
         new.apply_action(card)
     chosen = [{s: cards_in(p[s]) for s in range(n)} for p in passes]
@@ -210,7 +210,7 @@ def _rebuild(state: WhistState, view: SeatView, hands: Sequence[CardSet], rng: r
     return new
 
 
-def _pack(state: WhistState, dealt: Sequence[CardSet], me: int, rng: random.Random) -> list[int]:
+def _pack(state: SeenState, dealt: Sequence[CardSet], me: int, rng: random.Random) -> list[int]:
     """The chance actions that deal ``dealt``: the original order where the player saw it (its own
     cards, a turned-up card), the others' cards shuffled into their places."""
     n = len(dealt)
@@ -232,20 +232,21 @@ def _pack(state: WhistState, dealt: Sequence[CardSet], me: int, rng: random.Rand
     return pack
 
 
-def resampler(seed: int | str = 0) -> Callable[[pyspiel.State, int], WhistState]:
+def resampler(seed: int | str = 0) -> Callable[[pyspiel.State, int], SeenState]:
     """The callback for ``ISMCTSBot.set_resampler``: ``(state, player) -> state``, with its own
     random generator. The deal sampler of one decision is made once and reused for every
     simulation of it (ISMCTS resamples the same state many times)."""
     rng = random.Random(seed)
     made: dict[tuple[int, tuple[int, ...]], DealSampler] = {}
 
-    def resample_for(state: pyspiel.State, player: int) -> WhistState:
+    def resample_for(state: pyspiel.State, player: int) -> SeenState:
         if not hasattr(state, "seat_view"):
             raise TypeError(f"Our resampler serves our games, not {state.get_game()}")
+        ours: SeenState = state
         key = (player, tuple(state.history()))
         if key not in made:
             made.clear()  # one decision at a time: the last one's sampler is done with
-            made[key] = deal_sampler(state, player)
-        return resample(state, player, rng, made[key])
+            made[key] = deal_sampler(ours, player)
+        return resample(ours, player, rng, made[key])
 
     return resample_for

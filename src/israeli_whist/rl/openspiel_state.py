@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import pyspiel
 
@@ -35,8 +35,14 @@ from israeli_whist.core.views import SeatView, seat_view
 from israeli_whist.rl.hands import DRAWN, hand_places
 from israeli_whist.rl.openspiel_resample import resample
 
-if TYPE_CHECKING:
-    from israeli_whist.rl.openspiel import WhistGame
+
+class HandSetup(Protocol):
+    """What a state needs of its OpenSpiel game (``israeli_whist.rl.openspiel.WhistGame``): the
+    engine's game, the dealer, and the hand's place in the game (``DRAWN``: chance draws it)."""
+
+    whist_game: HandGame
+    dealer: int
+    hand_number: int
 
 
 def cards_drawn(game: HandGame, hand_number: int) -> int:
@@ -128,7 +134,7 @@ def replay(rules: Rules, dealer: int, hand_number: int, actions: Sequence[Action
 class WhistState(pyspiel.State):  # type: ignore[misc]
     """A hand under way, for OpenSpiel: chance deals the cards, then the seats act."""
 
-    def __init__(self, game: WhistGame, held: Held | None = None) -> None:
+    def __init__(self, game: HandSetup, held: Held | None = None) -> None:
         super().__init__(game)
         self._held = held if held is not None else start(game.whist_game, game.dealer, game.hand_number)
 

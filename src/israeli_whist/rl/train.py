@@ -111,7 +111,7 @@ def read_decisions(files: Sequence[Path]) -> dict[str, list[Any]]:
 
 def contract_rows(folder: Path, game_name: str, progress: Callable[[int, int], None] | None = None) -> ContractRows:
     """Every contract decision of ``game_name`` in the self-play folder, replayed."""
-    if not make_game(game_name).rules.has_contracts:
+    if not make_game(game_name).rules.traits.contracts:
         raise TrainError(f"{game_name} has no contract bids, so no rows to learn the trick estimator from")
     files, manifest = data_files(folder)
     columns = read_decisions(files)
@@ -155,7 +155,7 @@ def replay_hand(game: HandGame, seed: int, hand_number: int, cells: list[list[An
         if cell["phase"][index] == "contract":
             view = seat_view(state, seat)
             basic = estimate_tricks(view.hand, view.trump, Outlook.from_view(view))
-            if view.rules.has_auction and seat == view.declarer:
+            if view.rules.traits.trump_auction and seat == view.declarer:
                 basic += DECLARER_BONUS
             decisions.append((seat, features(view), state.hand_size, basic, contract_tricks(action)))
         state = state.apply(action)

@@ -10,6 +10,7 @@ from fastapi import APIRouter
 
 from israeli_whist.core.errors import RulesError
 from israeli_whist.core.games import GAMES, RULES_BY_GAME
+from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.rules import Rules, option_specs
 
 router = APIRouter(prefix="/api")
@@ -45,14 +46,18 @@ def game_rules_json(name: str) -> dict[str, Any]:
     for spec in options:
         spec["seats"] = seats_by_option(rules_cls, spec)
     presets = [{"name": preset, "options": dict(changes)} for preset, changes in rules_cls.PRESETS.items()]
-    return {"name": name, "title": GAMES[name].title, "players": rules_cls().players, "options": options,
-            "presets": presets}
+    return {"name": name, "title": GAMES[name].title, "traits": rules_cls.traits.to_json(),
+            "players": rules_cls().players, "options": options, "presets": presets}
+
+
+def rules_json() -> dict[str, Any]:
+    """The same for every caller and every request while the registry stays as it is."""
+    return _rules_json(tuple(GAMES.items()))
 
 
 @functools.cache
-def rules_json() -> dict[str, Any]:
-    """The same for every caller and every request while the server runs."""
-    return {"games": [game_rules_json(name) for name in GAMES]}
+def _rules_json(games: tuple[tuple[str, type[HandGame]], ...]) -> dict[str, Any]:
+    return {"games": [game_rules_json(name) for name, _ in games]}
 
 
 @router.get("/rules")

@@ -86,6 +86,7 @@ def sheet_json(row: SheetRow, sheet: Sheet, user_id: int | None) -> dict[str, An
         "id": row.id,
         "game": sheet.game,
         "title": game_for_rules(rules).title,
+        "traits": rules.traits.to_json(),
         "options": rules.changed_options(),
         "rules": rules.to_dict(),
         "players": list(sheet.players),

@@ -99,6 +99,7 @@ def game_replay(c: Connection, row: RowMapping) -> dict[str, Any]:
     players = players_json(c, [row["id"]])[row["id"]]
     hands = [{**result_json(r), "steps": hand_replay_json(r.final)} for r in match.results]
     return {**game_summary(row, players, match.places()), "title": match.game.title,
+            "traits": match.game.rules.traits.to_json(),
             "rules": match.game.rules.to_dict(), "hands_total": match.hands_total,
             "games_won": list(match.games_won), "hands": hands}
 

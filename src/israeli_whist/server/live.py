@@ -366,6 +366,8 @@ class LiveTable:
         return {
             "id": self.id,
             "game": self.row.game,
+            "title": self.game.title,
+            "traits": self.game.rules.traits.to_json(),
             "preset": self.row.preset,
             "options": self.row.options,
             "house_rules": self.game.rules.changed_options(),  # the rules in force, where not the defaults

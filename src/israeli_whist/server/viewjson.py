@@ -16,6 +16,7 @@ def view_json(view: SeatView) -> dict[str, Any]:
     """Everything one seat may see, and nothing more: built from ``seat_view`` only."""
     return {
         "game": view.game,
+        "traits": view.rules.traits.to_json(),
         "seat": view.seat,
         "players": view.players,
         "dealer": view.dealer,

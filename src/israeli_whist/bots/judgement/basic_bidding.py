@@ -240,8 +240,8 @@ def nearest_contract(hand: CardSet, trump: int, outlook: Outlook, declarer: bool
     """``contract_bid`` from the parts of the view it reads (``declarer``: the seat won the
     auction), for a search that bids for imagined seats without building their views."""
     estimate = estimate_tricks(hand, trump, outlook)
-    if declarer and rules.has_auction:  # the auction's winner must bid its level
+    if declarer and rules.traits.trump_auction:  # the auction's winner must bid its level
         estimate += DECLARER_BONUS
-    if rules.rewards_zero_bids and estimate < ZERO_LINE:
+    if rules.traits.rewards_zero_bids and estimate < ZERO_LINE:
         estimate = 0.0
     return min(legal, key=lambda a: (abs(contract_tricks(a) - estimate), contract_tricks(a)))

@@ -25,7 +25,7 @@ def game_deck(view: SeatView) -> CardSet:
 
 def deck_less_stock_card(rules: Rules, turned_card: Card) -> CardSet:
     """``game_deck`` for a card on show (``turned_card``, -1 for none)."""
-    if rules.turned_card_from_stock and turned_card >= 0:
+    if rules.traits.turned_card == "stock" and turned_card >= 0:
         return rules.deck_mask & ~(1 << turned_card)
     return rules.deck_mask
 

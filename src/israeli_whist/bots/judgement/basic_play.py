@@ -17,8 +17,10 @@ def play_card(view: SeatView) -> Card:
     kn = Knowledge.from_view(view)
     if len(kn.legal) == 1:
         return kn.legal[0]
-    if view.rules.partnerships:
+    if view.rules.traits.partnerships:
         return classic_card(kn, partner_suits(view))
+    if not view.rules.traits.contracts:  # no contract to keep under: every trick is worth taking
+        return win_trick(kn, urgent=False)
     need = view.contracts[kn.seat] - view.tricks_won[kn.seat]
     if need > 0:
         return win_trick(kn, urgent=need >= kn.tricks_left)

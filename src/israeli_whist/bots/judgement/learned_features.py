@@ -64,7 +64,7 @@ def suit_order(hand: CardSet, trump: int) -> list[Suit]:
 
 def auction_winner(view: SeatView) -> int:
     """The seat that won the trump auction (-1 in a game without one)."""
-    return view.declarer if view.rules.has_auction else -1
+    return view.declarer if view.rules.traits.trump_auction else -1
 
 
 def first_bidder(view: SeatView) -> int:

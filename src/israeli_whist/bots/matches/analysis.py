@@ -155,7 +155,7 @@ def analyze_record(record: dict[str, Any], *, bot: str = "expert", max_tricks: i
     checked = replay(record)
     match = checked.match
     game = match.game
-    unit: Unit = "tricks" if game.rules.partnerships else "points"
+    unit: Unit = "tricks" if game.rules.traits.partnerships else "points"
     depth = default_max_tricks(unit) if max_tricks is None else max_tricks
     check_depth(unit, depth)
     finals = [(r.number, r.final) for r in match.results]
@@ -253,7 +253,7 @@ def _card_verdict(state: HandState, card: Card, step: int, max_tricks: int) -> C
     trick = len(state.tricks) + 1
     if state.hand_size - len(state.tricks) > max_tricks:
         return CardVerdict(step, trick, state.player, card, None, None)
-    if state.game.rules.partnerships:
+    if state.game.rules.traits.partnerships:
         values = card_values(state)
         best = max(values.values())
         best_cards = tuple(c for c in sorted(values) if values[c] == best)
@@ -268,11 +268,11 @@ def _card_verdict(state: HandState, card: Card, step: int, max_tricks: int) -> C
 def card_values(state: HandState) -> dict[Card, int]:
     """The value of each legal card for the player on move: tricks their side takes in the hand
     (Classic Whist), or the points they can be sure of (the others)."""
-    if not state.game.rules.partnerships and individual.compiled_search_available():
+    if not state.game.rules.traits.partnerships and individual.compiled_search_available():
         seat = state.player  # the compiled search tries each card itself, sharing what it learns
         return individual.paranoid_card_values(state.hands, state.trump, state.leader, contract_score(state, seat),
                                                state.trick, state.tricks_won[seat])
-    value = _side_tricks if state.game.rules.partnerships else _paranoid_points
+    value = _side_tricks if state.game.rules.traits.partnerships else _paranoid_points
     values: dict[Card, int] = {}
     for group in equivalent_groups(state):
         # Cards with no other live card between them are worth the same: search one of each run.

@@ -180,7 +180,7 @@ class TournamentResult:
 
 
 def is_partnership(game: HandGame) -> bool:
-    return game.rules.partnerships
+    return game.rules.traits.partnerships
 
 
 def seat_arrangements(players: int, bots: int, partnership: bool = False) -> tuple[Seating, ...]:

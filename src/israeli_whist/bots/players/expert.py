@@ -169,7 +169,7 @@ class ExpertBot(Bot):
         if view.turned_card >= 0 or not view.tricks:  # every hand starts with the card on show
             self.turned_card = view.turned_card
         card = self.turned_card
-        if (not view.rules.turned_card_is_dealers or card < 0 or view.seat == view.dealer
+        if (view.rules.traits.turned_card != "dealer" or card < 0 or view.seat == view.dealer
                 or view.turned_card >= 0):
             return {}
         played = any(card in cards for _, cards, _ in view.tricks) or any(c == card for _, c in view.trick)
@@ -246,7 +246,8 @@ class ExpertBot(Bot):
         fixed-deal searches (``expert-2026``, ``expert:deals=N``) stay on the Python path,
         whose choices for a seed are the same with or without a C compiler."""
         s = self.settings
-        return (s.time_budget is not None and not view.rules.partnerships and not s.ending_tricks
+        traits = view.rules.traits  # the compiled scoring knows individual contracts only
+        return (s.time_budget is not None and not traits.partnerships and traits.contracts and not s.ending_tricks
                 and s.bid_inference != LEARNED_BIDS and compiled_scoring_available())
 
     def _compiled_bids(self, view: SeatView) -> CompiledBids | None:
@@ -274,7 +275,7 @@ class ExpertBot(Bot):
 
     def _card_value(self, view: SeatView) -> Callable[[HandState], float]:
         seat = view.seat
-        if not view.rules.partnerships:
+        if not view.rules.traits.partnerships:
             return self._own_points(view) if self.settings.ending_tricks else _finish_value(seat)
         exact = self.settings.exact_tricks
 
@@ -333,7 +334,7 @@ def _finish_value(seat: int, slope: float = 0.0) -> Callable[[HandState], float]
 
     def value(state: HandState) -> float:
         final = finish(state, memo)
-        return final.scores()[seat] + slope * max(final.contracts[seat], 0)
+        return final.scores()[seat] + (slope * max(final.contracts[seat], 0) if final.contracts else 0.0)
 
     return value
 

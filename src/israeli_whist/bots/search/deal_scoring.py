@@ -68,7 +68,8 @@ class CardScorer:
 
     def __init__(self, view: SeatView, sampler: DealSampler, state: HandState,
                  bids: CompiledBids | None = None) -> None:
-        if view.phase != Phase.PLAY or view.rules.partnerships or not compiled_scoring_available():
+        if (view.phase != Phase.PLAY or view.rules.traits.partnerships or not view.rules.traits.contracts
+                or not compiled_scoring_available()):
             raise ValueError("compiled deal scoring is for the card play of the individual games")
         self.base, self.groups, self.places, self.split = dealer_arguments(sampler)
         self.trump, self.leader = view.trump, view.leader

@@ -96,13 +96,13 @@ class BidLikelihood:
 
     def _zero_lined(self, tricks: float) -> float:
         """``tricks`` as the basic bot bids them: 0 under the zero line where zero bids score."""
-        return 0.0 if self.view.rules.rewards_zero_bids and tricks < ZERO_LINE else tricks
+        return 0.0 if self.view.rules.traits.rewards_zero_bids and tricks < ZERO_LINE else tricks
 
     def raw_estimate(self, seat: int, hand: CardSet) -> float:
         """The basic estimate of ``hand`` in ``seat``'s place, with the declarer's bonus."""
         view = self.view
         estimate = estimate_tricks(hand, view.trump, Outlook(view.players, view.hand_size, self.pack & ~hand))
-        if seat == view.declarer and view.rules.has_auction:
+        if seat == view.declarer and view.rules.traits.trump_auction:
             estimate += DECLARER_BONUS
         return estimate
 
@@ -113,8 +113,8 @@ class BidLikelihood:
         view = self.view
         if not self.bidders or self.learned is not None:
             return None
-        bonus = DECLARER_BONUS if view.rules.has_auction else 0.0
-        zero_line = ZERO_LINE if view.rules.rewards_zero_bids else -math.inf
+        bonus = DECLARER_BONUS if view.rules.traits.trump_auction else 0.0
+        zero_line = ZERO_LINE if view.rules.traits.rewards_zero_bids else -math.inf
         return CompiledBids(self.bidders, tuple(view.contracts[s] for s in self.bidders),
                 tuple(self.played[s] for s in self.bidders),
                 tuple(bonus if s == view.declarer else 0.0 for s in self.bidders),

@@ -104,7 +104,7 @@ def game_pack(view: SeatView) -> CardSet:
 def stock_size(view: SeatView) -> int:
     """Cards of the pack dealt to nobody and not face up."""
     undealt = game_pack(view).bit_count() - view.players * view.hand_size
-    if view.rules.turned_card_from_stock and view.turned_card >= 0:
+    if view.rules.traits.turned_card == "stock" and view.turned_card >= 0:
         undealt -= 1  # the stock's top card is face up
     return undealt
 
@@ -146,7 +146,7 @@ def deal_constraints(view: SeatView, remembered: Mapping[int, CardSet] | None = 
     unseen = game_pack(view) & ~view.hand & ~played
     if view.turned_card >= 0:
         unseen &= ~(1 << view.turned_card)
-        if view.rules.turned_card_is_dealers and view.dealer != me:
+        if view.rules.traits.turned_card == "dealer" and view.dealer != me:
             known[view.dealer] |= 1 << view.turned_card  # on show, and still in the dealer's hand
     for seat, cards in (remembered or {}).items():
         if seat != me:

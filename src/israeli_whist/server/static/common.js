@@ -46,6 +46,12 @@ const whist = (() => {
     return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
   }
 
+  // A catalogue's words, or `fallback` where the catalogue has none (a new option or game, before its words).
+  function words(key, fallback) {
+    const text = t(key);
+    return text === key ? fallback : text;
+  }
+
   function markDirection() {
     const lang = language();
     document.documentElement.lang = lang;
@@ -108,7 +114,7 @@ const whist = (() => {
   const cardText = (card) => RANKS[card % 13] + SUITS[suitOf(card)];
   const isRed = (card) => suitOf(card) === 1 || suitOf(card) === 2;
 
-  return { ready, language, addTranslations, t, errorText, applyLanguage, setLanguage, api, SUITS, RANKS, suitOf, cardText,
+  return { ready, language, addTranslations, t, words, errorText, applyLanguage, setLanguage, api, SUITS, RANKS, suitOf, cardText,
     isRed, bidLabel };
 })();
 

@@ -60,6 +60,15 @@ function seatCount() {
   return rulesForm ? rulesForm.seats() : 4;
 }
 
+// Every game of the registry: the page lists the three it has words for, and any other by its title.
+function listGames() {
+  const select = $("game");
+  const listed = new Set([...select.options].map((option) => option.value));
+  for (const game of Object.values(rulesByGame)) {
+    if (!listed.has(game.name)) select.append(element("option", { value: game.name, text: whist.words(`game.${game.name}`, game.title) }));
+  }
+}
+
 // The chosen game's presets and its options form; a preset fills the form with its values.
 function fillPresets() {
   const game = rulesByGame[$("game").value];
@@ -103,7 +112,7 @@ function fillSeats() {
     rows.push(element("label", { className: "seat-choice" },
       [element("span", { text: whist.t("create.seat", { n: seat + 1 }) }), select]));
   }
-  if ($("game").value === "classic") rows.push(element("p", { className: "muted", text: whist.t("create.partners") }));
+  if (rulesByGame[$("game").value]?.traits.partnerships) rows.push(element("p", { className: "muted", text: whist.t("create.partners") }));
   box.replaceChildren(...rows);
 }
 
@@ -194,7 +203,7 @@ function renderTables() {
 }
 
 function tableItem(table) {
-  const title = whist.t(`game.${table.game}`) + (table.preset ? ` · ${whist.t(`preset.${table.preset}`)}` : "");
+  const title = whist.words(`game.${table.game}`, rulesByGame[table.game]?.title ?? table.game) + (table.preset ? ` · ${whist.t(`preset.${table.preset}`)}` : "");
   const progress = table.hands_total
     ? whist.t("tables.hand", { played: Math.min(table.hands_played + 1, table.hands_total), total: table.hands_total })
     : whist.t("tables.hands_played", { played: table.hands_played });
@@ -259,6 +268,7 @@ async function start() {
   } catch (error) {
     $("create-error").textContent = error.message;
   }
+  listGames();
   fillPresets();
   fillSeats();
   document.addEventListener("whist:language", () => {

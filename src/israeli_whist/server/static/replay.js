@@ -254,7 +254,7 @@ whist.ready.then(() => {
   function seatBox(state, seat, cards, points, total, picks) {
     const marks = [];
     if (state.dealer === seat) marks.push(el("span", "mark", whist.t("replay.dealer")));
-    if (state.declarer === seat && state.game === "israeli" && state.high_bid) {
+    if (state.declarer === seat && state.traits.trump_auction && state.high_bid) {
       marks.push(el("span", "mark declarer", whist.t("replay.declarer")));
     }
     const line = [];

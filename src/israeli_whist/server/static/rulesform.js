@@ -12,11 +12,7 @@ whist.rules = (() => {
     return loaded;
   }
 
-  // A catalogue's words, or `fallback` where the catalogue has none (a new option, before its words).
-  function words(key, fallback) {
-    const text = whist.t(key);
-    return text === key ? fallback : text;
-  }
+  const words = whist.words;
 
   // An option's words: the game's own where two games share an option's name but not its meaning
   // (option.classic.target.help), else the option's (option.target.help), else the rules' English.

@@ -12,6 +12,12 @@ let undoArmed = null; // timer while "take back" waits for its second tap
 let rulesByGame = {}; // GET /api/rules: every game's options and presets
 let rulesForm = null; // the chosen game's options form (rulesform.js)
 
+// What kind of game the sheet keeps (docs/server-protocol.md#game-traits): the page asks these,
+// never the game's name, and builds the hand's form from the fields the entry holds.
+const traits = () => sheet.traits;
+const entryHas = (field) => sheet.traits.sheet_fields.includes(field);
+const contractKey = () => (sheet.traits.contract_word === "bid" ? "sheet.whistiti_bid" : "sheet.contract");
+
 // DOM helpers ------------------------------------------------------------------------------------
 
 function el(tag, attrs = {}, ...children) {
@@ -196,13 +202,13 @@ async function renderSheetList() {
 function rulesLine() {
   const parts = [t(`sheet.game.${sheet.game}`)];
   const rules = sheet.rules;
-  if (sheet.game === "classic") parts.push(t("sheet.to_target", { target: rules.target }));
+  if (traits().games_to_target) parts.push(t("sheet.to_target", { target: rules.target }));
   if (sheet.hands_total) {
     parts.push(t("sheet.hands_progress", { played: sheet.hands_played, total: sheet.hands_total }));
   } else {
     parts.push(t("sheet.hands_played", { played: sheet.hands_played }));
   }
-  if (sheet.game === "israeli" && rules.target) parts.push(t("sheet.to_target", { target: rules.target }));
+  if (!traits().games_to_target && rules.target) parts.push(t("sheet.to_target", { target: rules.target }));
   // Every other option that differs from the defaults, in the words of the options form.
   const others = Object.entries(sheet.options).filter(([key]) => !["hands", "target", "players"].includes(key));
   parts.push(...whist.rules.changedText(Object.fromEntries(others), sheet.game));
@@ -230,12 +236,12 @@ function renderPlayersTable(table) {
                      el("td", { colspan: String(players.length), text: t("sheet.cancelled") })));
       continue;
     }
-    if (sheet.game === "whistiti") head.append(el("small", { text: t(hand.hand_size === 1 ? "sheet.card_one" : "sheet.cards_short",
+    if (traits().hand_size_varies) head.append(el("small", { text: t(hand.hand_size === 1 ? "sheet.card_one" : "sheet.cards_short",
                                                                         { n: hand.hand_size }) }));
     head.append(el("small", { text: t(`sheet.${hand.over_under}`) }));
     const cells = players.map((_, seat) => {
       const detail = `${entry.contracts[seat]}/${entry.tricks[seat]}`;
-      const isDeclarer = sheet.game === "israeli" && entry.declarer === seat;
+      const isDeclarer = traits().trump_auction && entry.declarer === seat;
       const cell = pointsCell(hand.points[seat], detail, hand.penalties[seat], isDeclarer ? "sheet-declarer" : "");
       if (isDeclarer) {
         const red = entry.strain === "D" || entry.strain === "H";
@@ -256,7 +262,8 @@ function renderPlayersTable(table) {
                                                    text: signed(total) })))));
 }
 
-function renderClassicTable(table) {
+// A game of two sides: one column per side, and the games won toward the target.
+function renderSidesTable(table) {
   const names = sideNames(sheet.players);
   table.append(el("caption", { class: "sheet-caption" },
                   names.map((n, i) => el("span", { text: t("sheet.side", { side: SIDES[i], names: n }) }))));
@@ -299,9 +306,10 @@ function renderGameOver() {
   const box = $("game-over");
   box.hidden = !sheet.over;
   if (!sheet.over) return;
-  const names = sheet.game === "classic" ? sideNames(sheet.players) : sheet.players;
-  const totals = sheet.game === "classic" ? sheet.totals.slice(0, 2) : sheet.totals;
-  const places = sheet.game === "classic" ? sheet.places.slice(0, 2) : sheet.places;
+  const sides = traits().partnerships;
+  const names = sides ? sideNames(sheet.players) : sheet.players;
+  const totals = sides ? sheet.totals.slice(0, 2) : sheet.totals;
+  const places = sides ? sheet.places.slice(0, 2) : sheet.places;
   const order = names.map((name, i) => i).sort((a, b) => places[a] - places[b]);
   box.replaceChildren(el("strong", { text: t("sheet.game_over") }),
                       el("ul", { class: "sheet-places" }, order.map((i) => el("li", { testid: `place-${i}` },
@@ -334,7 +342,8 @@ function playerRows(withRevokes, bidKey) {
 
 const byTestId = (id) => document.querySelector(`[data-testid="${id}"]`);
 
-function renderIsraeliForm(box) {
+// The trump auction's result (declarer, bid, trump, Frisch rounds) above the players' contracts.
+function renderAuctionForm(box) {
   const players = sheet.players;
   const passed = el("input", { type: "checkbox", id: "all-passed", testid: "all-passed" });
   const declarer = el("select", { id: "declarer", testid: "declarer" },
@@ -351,7 +360,7 @@ function renderIsraeliForm(box) {
   const auction = el("div", { class: "sheet-auction" },
                      field("sheet.declarer", declarer), field("sheet.bid", level), field("sheet.trump", strain),
                      sheet.rules.frisch_rounds > 0 ? field("sheet.frisch", frisch) : null);
-  const rows = playerRows(true, "sheet.contract");
+  const rows = playerRows(entryHas("revokes"), contractKey());
   box.append(el("div", { class: "sheet-field sheet-check" }, passed,
                 el("label", { for: "all-passed", "data-t": "sheet.all_passed", text: t("sheet.all_passed") })),
              el("div", { id: "played-fields" }, auction, rows,
@@ -383,7 +392,8 @@ function renderIsraeliForm(box) {
   refillLevels();
 }
 
-function renderClassicForm(box) {
+// Tricks by side, the revokes of each side, and the honours where this table counts them.
+function renderSidesForm(box) {
   const size = sheet.next.hand_size;
   const names = sideNames(sheet.players);
   const tricks = [0, 1].map((side) => numberInput(`side-tricks-${side}`, 0, size, t("sheet.side", {
@@ -403,7 +413,7 @@ function renderClassicForm(box) {
                         el("small", { class: "sheet-note", text: names[side] })),
                      el("td", {}, tricks[side]), el("td", {}, revokes[side])))));
   box.append(table);
-  if (sheet.rules.honours) {
+  if (entryHas("honours") && sheet.rules.honours) {
     const honours = el("select", { id: "honours", testid: "honours" },
                        el("option", { value: "2", text: t("sheet.honours.even") }),
                        [[3, 0], [4, 0], [3, 1], [4, 1]].map(([count, side]) => el("option", {
@@ -414,14 +424,15 @@ function renderClassicForm(box) {
   box.append(el("p", { class: "sheet-hint", text: t("sheet.classic_revoke_help") }));
 }
 
-function renderWhistitiForm(box) {
-  box.append(playerRows(false, "sheet.whistiti_bid"));
+// Each player's contract and tricks; bidding starts left of the dealer, so the dealer bids last.
+function renderContractsForm(box) {
+  box.append(playerRows(entryHas("revokes"), contractKey()));
   const last = sheet.next.dealer;
   $(`entry-note-${last}`).textContent = t("sheet.last_bidder");
 }
 
 function headingKey(size) {
-  if (sheet.game !== "whistiti") return "sheet.dealer_tricks";
+  if (!traits().hand_size_varies) return "sheet.dealer_tricks";
   return size === 1 ? "sheet.dealer_card_one" : "sheet.dealer_cards";
 }
 
@@ -436,9 +447,9 @@ function renderHandForm() {
       name: sheet.players[next.dealer], size: next.hand_size }) }));
   const box = $("hand-fields");
   box.replaceChildren();
-  if (sheet.game === "israeli") renderIsraeliForm(box);
-  else if (sheet.game === "classic") renderClassicForm(box);
-  else renderWhistitiForm(box);
+  if (entryHas("declarer")) renderAuctionForm(box);
+  else if (entryHas("contracts")) renderContractsForm(box);
+  else renderSidesForm(box);
   for (const input of box.querySelectorAll("input, select")) input.addEventListener("input", updateSums);
   showError($("hand-error"), "");
   updateSums();
@@ -452,15 +463,15 @@ function readSeats(prefix) {
 function updateSums() {
   const size = sheet.next.hand_size;
   const parts = [];
-  if (sheet.game === "classic") {
+  if (!entryHas("contracts")) {
     const tricks = [0, 1].map((side) => wholeValue(byTestId(`side-tricks-${side}`)) ?? 0);
     parts.push(t("sheet.sum_tricks", { sum: tricks[0] + tricks[1], size }));
-  } else if (!(sheet.game === "israeli" && byTestId("all-passed").checked)) {
+  } else if (!(entryHas("declarer") && byTestId("all-passed").checked)) {
     const contracts = readSeats("contract").map((c) => c ?? 0);
     const tricks = readSeats("tricks").map((c) => c ?? 0);
     const sum = contracts.reduce((a, b) => a + b, 0);
     const ou = sum === size ? "—" : t(sum > size ? "sheet.over" : "sheet.under");
-    parts.push(t(sheet.game === "whistiti" ? "sheet.sum_bids" : "sheet.sum_contracts", { sum, ou }));
+    parts.push(t(traits().contract_word === "bid" ? "sheet.sum_bids" : "sheet.sum_contracts", { sum, ou }));
     parts.push(t("sheet.sum_tricks", { sum: tricks.reduce((a, b) => a + b, 0), size }));
   }
   $("hand-sums").textContent = parts.join(" · ");
@@ -471,36 +482,36 @@ function readEntry() {
   const size = sheet.next.hand_size;
   const n = sheet.players.length;
   const sumOf = (values) => values.reduce((a, b) => a + b, 0);
-  if (sheet.game === "classic") {
+  if (!entryHas("contracts")) {
     const tricks = [0, 1].map((side) => wholeValue(byTestId(`side-tricks-${side}`)));
     if (tricks.includes(null)) throw new Error(t("sheet.err.missing"));
     if (sumOf(tricks) !== size) throw new Error(t("sheet.err.tricks", { sum: sumOf(tricks), size }));
     const entry = { tricks, revokes: [0, 1].map((side) => Number(byTestId(`side-revoke-${side}`).value)) };
-    if (sheet.rules.honours) {
+    if (entryHas("honours") && sheet.rules.honours) {
       const a = Number(byTestId("honours").value);
       entry.honours = [a, 4 - a];
     }
     return entry;
   }
-  if (sheet.game === "israeli" && byTestId("all-passed").checked) return { declarer: null };
+  if (entryHas("declarer") && byTestId("all-passed").checked) return { declarer: null };
   const contracts = readSeats("contract");
   const tricks = readSeats("tricks");
   let lastBidder = sheet.next.dealer;
   const entry = { contracts, tricks };
-  if (sheet.game === "israeli") {
+  if (entryHas("declarer")) {
     if (byTestId("declarer").value === "") throw new Error(t("sheet.err.declarer"));
     entry.declarer = Number(byTestId("declarer").value);
     entry.level = Number(byTestId("level").value);
     entry.strain = byTestId("strain").value;
     entry.frisch = byTestId("frisch") ? Number(byTestId("frisch").value) : 0;
-    entry.revokes = sheet.players.map((_, seat) => Number(byTestId(`revoke-${seat}`).value));
     lastBidder = (entry.declarer + n - 1) % n;
   }
+  if (entryHas("revokes")) entry.revokes = sheet.players.map((_, seat) => Number(byTestId(`revoke-${seat}`).value));
   if (contracts.includes(null) || tricks.includes(null)) throw new Error(t("sheet.err.missing"));
   if (sumOf(contracts) === size) {
     throw new Error(t("sheet.err.sum", { size, name: sheet.players[lastBidder] }));
   }
-  if (sheet.game === "israeli" && contracts[entry.declarer] < entry.level) {
+  if (entryHas("declarer") && contracts[entry.declarer] < entry.level) {
     throw new Error(t("sheet.err.declarer_min", { name: sheet.players[entry.declarer], level: entry.level }));
   }
   if (sumOf(tricks) !== size) throw new Error(t("sheet.err.tricks", { sum: sumOf(tricks), size }));
@@ -532,23 +543,23 @@ async function addHand(event) {
 // Put a hand's entry back into the form, so that a hand taken back can be corrected.
 function fillForm(entry) {
   const set = (id, value) => { const node = byTestId(id); if (node && value !== undefined) node.value = String(value); };
-  if (sheet.game === "classic") {
+  if (!entryHas("contracts")) {
     entry.tricks.forEach((n, side) => set(`side-tricks-${side}`, n));
     (entry.revokes || []).forEach((n, side) => set(`side-revoke-${side}`, n));
     if (entry.honours) set("honours", entry.honours[0]);
-  } else if (sheet.game === "israeli" && entry.declarer === null) {
+  } else if (entryHas("declarer") && entry.declarer === null) {
     byTestId("all-passed").checked = true;
     $("played-fields").hidden = true;
   } else {
-    if (sheet.game === "israeli") {
+    if (entryHas("declarer")) {
       set("strain", entry.strain);
       set("frisch", entry.frisch);
       byTestId("strain").dispatchEvent(new Event("change"));
       set("level", entry.level);
       set("declarer", entry.declarer);
       byTestId("declarer").dispatchEvent(new Event("change"));
-      (entry.revokes || []).forEach((n, seat) => set(`revoke-${seat}`, n));
     }
+    (entry.revokes || []).forEach((n, seat) => set(`revoke-${seat}`, n));
     entry.contracts.forEach((n, seat) => set(`contract-${seat}`, n));
     entry.tricks.forEach((n, seat) => set(`tricks-${seat}`, n));
   }
@@ -612,13 +623,13 @@ async function undo() {
 function renderSheet() {
   $("sheet-view").hidden = false;
   document.title = `${t(`sheet.game.${sheet.game}`)} · ${t("sheet.page_title")}`;
-  $("sheet-title").textContent = sheet.game === "classic" ? sideNames(sheet.players).join(" – ") : sheet.players.join(" · ");
+  $("sheet-title").textContent = traits().partnerships ? sideNames(sheet.players).join(" – ") : sheet.players.join(" · ");
   $("sheet-rules").textContent = rulesLine();
   $("sheet-readonly").hidden = sheet.mine;
   const table = $("score-table");
   table.replaceChildren();
-  table.classList.toggle("sheet-table-classic", sheet.game === "classic");
-  if (sheet.game === "classic") renderClassicTable(table);
+  table.classList.toggle("sheet-table-classic", traits().partnerships);
+  if (traits().partnerships) renderSidesTable(table);
   else renderPlayersTable(table);
   if (!sheet.hands.length) {
     table.append(el("tbody", {}, el("tr", {}, el("td", { colspan: "99", class: "sheet-hint", text: t("sheet.empty") }))));

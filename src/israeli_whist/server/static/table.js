@@ -129,10 +129,10 @@ function seatBox(seat) {
   if (info.kind === "bot") marks.append(element("span", { className: "chip bot", text: whist.t(`level.${info.level}`) }));
   if (info.away) marks.append(element("span", { className: "mark away", dataset: { testid: `away-${seat}` }, text: whist.t("seat.away") }));
   if (view.dealer === seat) marks.append(element("span", { className: "chip", text: whist.t("seat.dealer") }));
-  if (view.declarer === seat && view.game === "israeli") {
+  if (view.declarer === seat && view.traits.trump_auction) {
     marks.append(element("span", { className: "chip declarer", text: whist.t(auctionOpen(view) ? "seat.high_bid" : "seat.declarer") }));
   }
-  if (view.game === "classic") marks.append(element("span", { className: "chip", text: whist.t("seat.team", { team: seat % 2 ? "B" : "A" }) }));
+  if (view.traits.partnerships) marks.append(element("span", { className: "chip", text: whist.t("seat.team", { team: seat % 2 ? "B" : "A" }) }));
   box.append(marks);
 
   const line = element("div", { className: "seat-line" });
@@ -210,7 +210,7 @@ function renderHouseRules() {
 
 function renderInfo() {
   const { view, table, score } = state;
-  $("info-game").textContent = whist.t(`game.${table.game}`) + (table.preset ? ` (${whist.t(`preset.${table.preset}`)})` : "");
+  $("info-game").textContent = whist.words(`game.${table.game}`, table.title) + (table.preset ? ` (${whist.t(`preset.${table.preset}`)})` : "");
   const handNumber = score.hands.filter((h) => !h.cancelled).length + (score.over ? 0 : 1);
   $("info-hand").textContent = score.hands_total
     ? whist.t("info.hand", { n: Math.min(handNumber, score.hands_total), total: score.hands_total })
@@ -218,8 +218,8 @@ function renderInfo() {
   const trump = $("trump");
   trump.textContent = trumpText(view.trump);
   trump.className = view.trump === 1 || view.trump === 2 ? "red" : "";
-  const declarer = view.declarer >= 0 && view.game === "israeli";
-  $("declarer-item").hidden = view.game !== "israeli";
+  const declarer = view.declarer >= 0 && view.traits.trump_auction;
+  $("declarer-item").hidden = !view.traits.trump_auction;
   const label = $("declarer-label");
   label.dataset.t = auctionOpen(view) ? "info.high_bid" : "info.declarer";  // no declarer before the auction ends
   label.textContent = whist.t(label.dataset.t);
@@ -229,7 +229,7 @@ function renderInfo() {
     : ["—"]));
   $("turned-item").hidden = view.turned_card < 0;
   $("turned").replaceChildren(...(view.turned_card >= 0 ? [cardFace(view.turned_card)] : []));
-  $("over-under-item").hidden = view.game === "classic";
+  $("over-under-item").hidden = !view.traits.over_under;
   const sum = view.contracts.filter((c) => c >= 0).reduce((a, b) => a + b, 0);
   $("over-under").textContent = view.over_under
     ? whist.t(`info.${view.over_under}`, { sum, tricks: view.hand_size })
@@ -423,7 +423,7 @@ function renderScore() {
   if (!rows.length) rows.push(element("tr", {}, [element("td", { colSpan: n + 1, className: "muted", text: whist.t("score.none") })]));
   const foot = [element("tr", { className: "totals" }, [element("th", { text: whist.t("score.total") }),
     ...seats.map((s) => element("th", { dataset: { testid: `total-${s}` } }, [number(score.totals[s])]))])];
-  if (view.game === "classic" && score.games_won.some((g) => g > 0)) {
+  if (view.traits.games_to_target && score.games_won.some((g) => g > 0)) {
     foot.push(element("tr", {}, [element("th", { text: whist.t("score.games") }),
       ...seats.map((s) => element("th", { text: String(score.games_won[s]) }))]));
   }
@@ -470,7 +470,7 @@ function renderSummary() {
     return;
   }
   const facts = [`${whist.t("info.trump")}: ${trumpText(hand.trump)}`];
-  if (hand.declarer >= 0 && state.view.game === "israeli") facts.push(`${whist.t("info.declarer")}: ${seatName(hand.declarer)}`);
+  if (hand.declarer >= 0 && state.view.traits.trump_auction) facts.push(`${whist.t("info.declarer")}: ${seatName(hand.declarer)}`);
   if (hand.over_under) {
     const sum = hand.contracts.filter((c) => c >= 0).reduce((a, b) => a + b, 0);
     facts.push(whist.t(`info.${hand.over_under}`, { sum, tricks: hand.tricks }));
@@ -511,7 +511,7 @@ function renderStandings() {
   if (!score.over) return;
   const n = state.view.players;
   const order = [...Array(n).keys()].sort((a, b) => score.places[a] - score.places[b] || a - b);
-  const games = state.view.game === "classic" && score.games_won.some((g) => g > 0);
+  const games = state.view.traits.games_to_target && score.games_won.some((g) => g > 0);
   const lobby = element("a", { href: "/", text: whist.t("standings.lobby") });
   panel.replaceChildren(element("h2", { text: whist.t("standings.title") }),
     element("ol", { className: "places" }, order.map((s) => element("li", { dataset: { seat: String(s), place: String(score.places[s]) } }, [

@@ -1,10 +1,12 @@
-"""Israeli Whist (docs/rules.md#israeli-whist): trump auction, Frisch, contracts, play, scoring."""
+"""Israeli Whist (docs/rules.md#israeli-whist): its rules and presets, the trump auction, Frisch,
+contracts, its scoring and its score sheet's entry; ``israeli_whist.core.games`` registers it."""
 
 from __future__ import annotations
 
 import bisect
 from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar, cast
 
 from israeli_whist.core.actions import (
     CONTRACT_BASE,
@@ -17,19 +19,265 @@ from israeli_whist.core.actions import (
     bid_strain,
     is_bid,
 )
-from israeli_whist.core.cards import CLUBS, NO_TRUMP, STRAIN_LETTERS, card_suit, cards_in, long_name
+from israeli_whist.core.cards import (
+    CLUBS,
+    FIVE,
+    FOUR,
+    NO_TRUMP,
+    STRAIN_LETTERS,
+    SUIT_MASKS,
+    CardSet,
+    card_set,
+    card_suit,
+    cards_in,
+    long_name,
+)
 from israeli_whist.core.errors import RulesError
 from israeli_whist.core.handgame import IS_TERMINAL, LOG, PHASE, PLAYER, HandGame
-from israeli_whist.core.rules import FORM_DECKS, IsraeliRules
-from israeli_whist.core.scoring import israeli_score
+from israeli_whist.core.rules import Rules, option
+from israeli_whist.core.sheetentry import (
+    EntryScore,
+    SheetEntry,
+    SheetError,
+    SheetHand,
+    check_contracts,
+    check_tricks,
+    no_unknown_keys,
+    numbers,
+    revokes_of,
+    strain_of,
+    whole,
+)
 from israeli_whist.core.state import FIELD, HandState, make_state
-from israeli_whist.core.wording import only_tricks
+from israeli_whist.core.traits import GameTraits
+from israeli_whist.core.wording import count_text, only_tricks
 
 CALLS, HIGH_BID, DECLARER, PASSES = FIELD["calls"], FIELD["high_bid"], FIELD["declarer"], FIELD["passes"]
 HANDS, FRISCH_ROUND, FRISCH_SELECTED, FRISCH_PASSES = (
     FIELD["hands"], FIELD["frisch_round"], FIELD["frisch_selected"], FIELD["frisch_passes"])
 TRUMP, CONTRACTS = FIELD["trump"], FIELD["contracts"]
 
+ISRAELI_REVOKE_PENALTY = 100  # docs/rules.md#israeli-whist-play: a revoke caught at the table costs 100 points
+
+
+# Scoring --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ZeroScores:
+    """What a zero bid scores. A failed zero scores ``first`` for the first trick taken and
+    ``further`` for each trick after it (standard: -50, then +10 a trick: -50, -40, -30...)."""
+
+    made_under: int
+    made_over: int
+    failed_under_first: int
+    failed_under_further: int
+    failed_over_first: int
+    failed_over_further: int
+
+
+# House rules differ mostly here, so they are data: add a row, not code.
+ZERO_SCORES: dict[str, ZeroScores] = {
+    "standard": ZeroScores(50, 25, -50, 10, -50, 10),
+    "achim": ZeroScores(50, 30, -50, 10, -30, 0),
+}
+
+
+def israeli_score(contract: int, taken: int, *, over: bool, zero_scoring: str = "standard",
+                  high_contract_first_undertrick: bool = False) -> int:
+    """Points for one player in Israeli Whist; ``over`` is whether contracts sum above the tricks.
+
+    >>> israeli_score(3, 3, over=True)
+    19
+    >>> israeli_score(4, 6, over=True)
+    -20
+    """
+    if contract == 0:
+        table = ZERO_SCORES[zero_scoring]
+        if taken == 0:
+            return table.made_over if over else table.made_under
+        first, further = ((table.failed_over_first, table.failed_over_further) if over
+                          else (table.failed_under_first, table.failed_under_further))
+        return first + further * (taken - 1)
+    if taken == contract:
+        return contract * contract + 10
+    difference = abs(taken - contract)
+    if high_contract_first_undertrick and contract >= 7 and taken < contract:
+        return -15 - 10 * (difference - 1)
+    return -10 * difference
+
+
+# The score sheet's entry ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IsraeliEntry(SheetEntry):
+    """One hand of Israeli Whist as the scorer enters it.
+
+    ``declarer`` is None when every player passed through the last Frisch and the hand is
+    cancelled; otherwise the auction's result (``level`` in ``strain``, after ``frisch`` Frisch
+    rounds), each player's contract, tricks taken, and revokes (each costs 100 points).
+
+    >>> IsraeliEntry.from_dict({"declarer": 0, "level": 6, "strain": "NT", "frisch": 1,
+    ...                         "contracts": [7, 2, 0, 1], "tricks": [7, 3, 1, 2]}).strain
+    4
+    >>> IsraeliEntry.all_passed().to_dict()
+    {'declarer': None}
+    """
+
+    declarer: int | None
+    level: int = 0
+    strain: int = 0
+    contracts: tuple[int, ...] = ()
+    tricks: tuple[int, ...] = ()
+    revokes: tuple[int, ...] = ()  # empty: nobody revoked
+    frisch: int = 0  # Frisch rounds before the winning bid: each one raises the minimum level
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("declarer", "level", "strain", "frisch", "contracts", "tricks", "revokes")
+
+    @classmethod
+    def all_passed(cls) -> IsraeliEntry:
+        return cls(declarer=None)
+
+    @property
+    def cancelled(self) -> bool:
+        return self.declarer is None
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.declarer is None:
+            return {"declarer": None}
+        data: dict[str, Any] = {"declarer": self.declarer, "level": self.level, "strain": STRAIN_LETTERS[self.strain],
+                                "frisch": self.frisch, "contracts": list(self.contracts), "tricks": list(self.tricks)}
+        if any(self.revokes):
+            data["revokes"] = list(self.revokes)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> IsraeliEntry:
+        no_unknown_keys(data, cls.FIELDS)
+        if "declarer" not in data:
+            raise SheetError("'declarer' is missing: the declarer's seat, or null when everyone passed")
+        if data["declarer"] is None:
+            if set(data) - {"declarer", "frisch"}:
+                raise SheetError("A hand in which everyone passed has no contracts, tricks or revokes")
+            return cls.all_passed()
+        return cls(declarer=whole(data, "declarer"), level=whole(data, "level"), strain=strain_of(data.get("strain")),
+                   frisch=whole(data, "frisch", 0), contracts=numbers(data, "contracts"),
+                   tricks=numbers(data, "tricks"), revokes=numbers(data, "revokes", required=False))
+
+    def score(self, hand: SheetHand) -> EntryScore:
+        rules = cast(IsraeliRules, hand.rules)  # a sheet scores an entry of its own game only
+        n, size, names = len(hand.players), hand.hand_size, hand.players
+        if self.declarer is None:
+            return EntryScore((0,) * n, (0,) * n)
+        if not 0 <= self.declarer < n:
+            raise SheetError(f"The declarer is a seat from 0 to {n - 1}, not {self.declarer}")
+        if not 0 <= self.strain <= NO_TRUMP:
+            raise SheetError(f"The trump strain is 0 to {NO_TRUMP} (clubs to no trump), not {self.strain}")
+        if self.strain not in bid_strains(rules):
+            raise SheetError(unbiddable_strain(rules, self.strain))
+        if not 0 <= self.frisch <= rules.frisch_rounds:
+            raise SheetError(f"This table plays at most {rules.frisch_rounds} Frisch rounds, not {self.frisch}")
+        low = minimum_level(rules, self.strain, self.frisch)
+        strain = STRAIN_LETTERS[self.strain]
+        if not low <= self.level <= size:
+            after = f" after {count_text(self.frisch, 'Frisch round')}" if self.frisch else ""
+            raise SheetError(f"A bid in {strain}{after} is from {low} to {size}, not {self.level}")
+        declarer = names[self.declarer]
+        # The declarer bids first, then the others to the left: the last bidder sits on the declarer's right.
+        over_under = check_contracts(self.contracts, size, (self.declarer - 1) % n, names)
+        if self.contracts[self.declarer] < self.level:
+            raise SheetError(f"The declarer, {declarer}, must bid at least the auction level, {self.level}, "
+                             f"not {self.contracts[self.declarer]}")
+        check_tricks(self.tricks, size, names)
+        revokes = revokes_of(self.revokes, size, names)
+        points = tuple(israeli_score(c, t, over=over_under == "over", zero_scoring=rules.zero_scoring,
+                                     high_contract_first_undertrick=rules.high_contract_first_undertrick)
+                       for c, t in zip(self.contracts, self.tricks, strict=True))
+        penalties = tuple(-ISRAELI_REVOKE_PENALTY * r for r in revokes)
+        return EntryScore(points, penalties, over_under=over_under)
+
+
+# Rules ----------------------------------------------------------------------------------------
+
+FORM_PLAYERS = {
+    "four_players": 4,
+    "three_no_clubs": 3,
+    "three_short_deck": 3,
+    "three_short_deck_40": 3,
+    "three_random_card": 3,
+}
+
+# Cards left out of the pack in each form, and cards dealt to each player.
+FORM_DECKS: dict[str, tuple[list[int], int]] = {
+    "four_players": (list(range(52)), 13),
+    "three_no_clubs": ([c for c in range(52) if not SUIT_MASKS[CLUBS] >> c & 1], 13),
+    "three_short_deck": ([c for c in range(52) if c % 13 > FIVE], 12),
+    "three_short_deck_40": ([c for c in range(52) if c % 13 > FOUR], 12),
+    "three_random_card": (list(range(52)), 17),
+}
+_FORM_DECK_MASKS: dict[str, CardSet] = {form: card_set(cards) for form, (cards, _) in FORM_DECKS.items()}
+
+
+@dataclass(frozen=True)
+class IsraeliRules(Rules):
+    GAME: ClassVar[str] = "israeli"
+    traits: ClassVar[GameTraits] = GameTraits(
+        trump_auction=True, frisch=True,
+        rewards_zero_bids=True,  # a made zero scores 50 (25 over), more than most contracts
+        sheet_fields=IsraeliEntry.FIELDS,
+        players_hint="three players play one of the three-player forms (option form)")
+
+    form: str = option("four_players", "Players and deck: four players, or one of the three-player forms",
+                       choices=tuple(FORM_PLAYERS), common=True)
+    auction_starts: str = option("left_of_dealer", "Who makes the first trump call",
+                                 choices=("left_of_dealer", "dealer"))
+    nt_minimum: int = option(7, "Lowest level of a no-trump bid", low=5, high=13)
+    auction_end: str = option("three_passes", "three_passes: a bid and three passes end it; four_passes: "
+                              "the high bidder may raise after three passes, all four must pass",
+                              choices=("three_passes", "four_passes"))
+    no_trump_allowed: bool = option(True, "Whether no-trump bids are allowed")
+    frisch_rounds: int = option(3, "Frisch rounds before a redeal when all pass (0: redeal at once)", low=0, high=3)
+    frisch_raises_minimum: bool = option(True, "Each Frisch raises the minimum bid by one (6, 7, 8)")
+    frisch_direction: str = option("left", "Where Frisch cards go; rotating: left, across, right (4 players)",
+                                   choices=("left", "rotating", "right"))
+    high_contract_first_undertrick: bool = option(
+        False, "A failed contract of 7+ that falls short loses 15 for the first trick, not 10")
+    zero_scoring: str = option("standard", "Zero-bid scores: standard (made +50 under, +25 over; failed -50, "
+                               "then +10 a trick), or achim (in an over hand made +30, failed a flat -30)",
+                               choices=tuple(ZERO_SCORES))
+    hands: int = option(12, "Hands in a game (0: no limit, play to target)", low=0, high=1000, common=True)
+    target: int | None = option(None, "End the game when a player's total reaches this score", low=1, high=100000,
+                                common=True)
+
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "standard": {},
+        "achim": {"zero_scoring": "achim"},
+        "pagat": {"auction_end": "four_passes"},
+        "nt5": {"nt_minimum": 5},
+        "no_nt": {"no_trump_allowed": False},
+        "three_no_clubs": {"form": "three_no_clubs"},
+        "three_short_deck": {"form": "three_short_deck"},
+        "three_short_deck_40": {"form": "three_short_deck_40"},
+        "three_random_card": {"form": "three_random_card"},
+    }
+
+    @property
+    def players(self) -> int:
+        return FORM_PLAYERS[self.form]
+
+    @property
+    def deck_mask(self) -> CardSet:
+        return _FORM_DECK_MASKS[self.form]
+
+    def check(self) -> None:
+        if self.players == 3 and self.frisch_direction == "rotating":
+            raise RulesError("frisch_direction=rotating needs four players: three players pass left or right")
+        if self.hands == 0 and self.target is None:
+            raise RulesError("A game needs an end: set hands above 0 or a target")
+
+
+# The game -------------------------------------------------------------------------------------
 
 _AUCTION, _CONTRACT = Phase.AUCTION, Phase.CONTRACT
 STRAIN_NAMES = ("clubs", "diamonds", "hearts", "spades", "no trump")
@@ -60,6 +308,7 @@ def unbiddable_strain(rules: IsraeliRules, strain: int) -> str:
 class IsraeliWhist(HandGame):
     title = "Israeli Whist"
     rules_type = IsraeliRules
+    sheet_entry = IsraeliEntry
     rules: IsraeliRules
 
     def __init__(self, rules: IsraeliRules | None = None) -> None:
@@ -269,4 +518,3 @@ class IsraeliWhist(HandGame):
         high = state.high_bid
         return (f"A bid must beat {bid_level(high)} {STRAIN_NAMES[bid_strain(high)]}: "
                 "bid a higher level, or the same level in a higher strain")
-

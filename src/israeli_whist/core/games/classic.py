@@ -1,20 +1,143 @@
-"""Classic Whist (docs/rules.md#classic-whist): partnerships, a turned-up trump, odd tricks to a target."""
+"""Classic Whist (docs/rules.md#classic-whist): partnerships, a turned-up trump, odd tricks to a
+target, honours and rubbers: its rules and presets, its hooks, its scoring and its score sheet's
+entry; ``israeli_whist.core.games`` registers it."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, cast
 
 from israeli_whist.core.actions import Action, Phase
 from israeli_whist.core.cards import ACE, JACK, KING, QUEEN, make_card
 from israeli_whist.core.errors import IllegalActionError, RulesError
 from israeli_whist.core.handgame import HandGame
-from israeli_whist.core.rules import ClassicRules
-from israeli_whist.core.scoring import classic_honour_points, classic_trick_points
+from israeli_whist.core.rules import Rules, option
+from israeli_whist.core.sheetentry import (
+    EntryScore,
+    SheetEntry,
+    SheetError,
+    SheetHand,
+    check_range,
+    check_tricks,
+    no_unknown_keys,
+    numbers,
+    revokes_of,
+)
 from israeli_whist.core.state import HandState
+from israeli_whist.core.traits import GameTraits
 
 HONOUR_RANKS = (ACE, KING, QUEEN, JACK)
+CLASSIC_REVOKE_POINTS = 3  # docs/rules-notes.md: the other side adds three points for each revoke
+HONOURS = 4  # A K Q J of trumps, all dealt in Classic Whist
+
+
+# Scoring --------------------------------------------------------------------------------------
+
+
+def classic_trick_points(tricks_by_side: Sequence[int]) -> tuple[int, int]:
+    """Points of sides (0+2, 1+3): the side with more tricks scores one per trick over six."""
+    a, b = tricks_by_side
+    return (max(0, a - 6), max(0, b - 6))
+
+
+def classic_honour_points(honours_held: int) -> int:
+    """A side holding all four of A K Q J of trumps scores 4, three of them 2."""
+    return {4: 4, 3: 2}.get(honours_held, 0)
+
+
+# The score sheet's entry ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClassicEntry(SheetEntry):
+    """One hand of Classic Whist: tricks of each side (seats 0+2, 1+3), the honours each side
+    held (only when the sheet counts honours), and revokes by each side.
+
+    >>> ClassicEntry.from_dict({"tricks": [8, 5]}).to_dict()
+    {'tricks': [8, 5]}
+    """
+
+    tricks: tuple[int, ...]
+    honours: tuple[int, ...] | None = None
+    revokes: tuple[int, ...] = ()
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("tricks", "honours", "revokes")
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"tricks": list(self.tricks)}
+        if self.honours is not None:
+            data["honours"] = list(self.honours)
+        if any(self.revokes):
+            data["revokes"] = list(self.revokes)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ClassicEntry:
+        no_unknown_keys(data, cls.FIELDS)
+        honours = numbers(data, "honours", 2, required=False)
+        return cls(tricks=numbers(data, "tricks", 2), honours=honours or None,
+                   revokes=numbers(data, "revokes", 2, required=False))
+
+    def score(self, hand: SheetHand) -> EntryScore:
+        game = cast(ClassicWhist, hand.game)  # a sheet scores an entry of its own game only
+        players = hand.players
+        sides = (f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}")
+        size = hand.hand_size
+        check_tricks(self.tricks, size, sides)
+        revokes = revokes_of(self.revokes, size, sides)
+        trick_points = classic_trick_points(self.tricks)
+        honours = (0, 0)
+        if game.counts_honours:
+            if self.honours is None:
+                raise SheetError("This sheet counts honours: enter how many of A K Q J of trumps each side held")
+            if len(self.honours) != 2:
+                raise SheetError("Enter the honours of each of the 2 sides")
+            check_range(self.honours, 0, HONOURS, "The honours", sides)
+            if sum(self.honours) != HONOURS:
+                raise SheetError(f"All four honours are dealt: the sides hold {HONOURS} between them, "
+                                 f"not {sum(self.honours)}")
+            honours = game.side_honours(trick_points, self.honours, hand.game_points)
+        elif self.honours is not None:
+            raise SheetError("This sheet does not count honours (the honours option is off)")
+        side_points = (trick_points[0] + honours[0], trick_points[1] + honours[1])
+        # Each revoke gives the other side three points.
+        bonus = (CLASSIC_REVOKE_POINTS * revokes[1], CLASSIC_REVOKE_POINTS * revokes[0])
+        points = tuple(side_points[seat % 2] for seat in range(4))
+        return EntryScore(points, tuple(bonus[seat % 2] for seat in range(4)), honours=honours)
+
+
+# Rules ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClassicRules(Rules):
+    GAME: ClassVar[str] = "classic"
+    traits: ClassVar[GameTraits] = GameTraits(
+        partnerships=True, contracts=False, over_under=False, turned_card="dealer",
+        last_trick_open=False,  # docs/rules.md#classic-whist-play: seen only until the next trick
+        honours=True, games_to_target=True, sheet_fields=ClassicEntry.FIELDS,
+        players_hint="two sides of two")
+
+    target: int = option(5, "Points a side needs to win a game", low=1, high=100, common=True)
+    honours: bool = option(False, "Score honours: all four of A K Q J of trumps 4, three of them 2")
+    rubber: bool = option(False, "Play a rubber: best of three games")
+    cut_for_partners: bool = option(False, "Draw partnerships by cutting cards: the two highest play together")
+
+    PRESETS: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "standard": {},
+        "honours": {"honours": True},
+        "rubber": {"rubber": True},
+        "long": {"target": 10, "honours": True},
+    }
+
+    @property
+    def players(self) -> int:
+        return 4
+
+
+# The game -------------------------------------------------------------------------------------
 
 
 def side_of(seat: int) -> int:
@@ -39,6 +162,7 @@ def cut_for_partners(seed: int | str) -> tuple[int, ...]:
 class ClassicWhist(HandGame):
     title = "Classic Whist"
     rules_type = ClassicRules
+    sheet_entry = ClassicEntry
     rules: ClassicRules
 
     def hand_size(self, hand_number: int) -> int:
