@@ -112,7 +112,7 @@ DEAL_CAP = 2000
 EXACT_TRICKS_BY_BUDGET = ((1.0, 10), (0.3, 9), (0.1, 8), (0.03, 7), (0.0, 6))
 
 # The anytime expert's slope for its contract bids, by game (``ExpertSettings.bid_slope``): measured
-# in Whistiti's scoring against OpenSpiel's ISMCTS (docs/runs/ismcts-bidslope); Israeli Whist's is
+# in Whistiti's scoring against OpenSpiel's ISMCTS (bench/runs/ismcts-bidslope); Israeli Whist's is
 # not measured, so it has none.
 BID_SLOPES = {"whistiti": 1.5}
 
