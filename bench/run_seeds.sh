@@ -3,7 +3,7 @@
 # yet, two at a time, each saved as FOLDER/sS.txt once it has finished (a seed cut short leaves
 # only its .part file, and is run again from scratch next time). The arguments after LAST go to
 # the bench, after --hands 1000 --seed S --factors 1 --match oh_hell. Run from anywhere:
-#     bash bench/run_seeds.sh docs/runs/NAME 91 120 --expert expert@100ms
+#     bash bench/run_seeds.sh bench/runs/NAME 91 120 --expert expert@100ms
 # Needs the test extras (open-spiel). A declared run's folder says how it is read (README.md).
 set -u
 if [ $# -lt 3 ]; then

@@ -9,6 +9,8 @@
   docs/rules-notes.md is in the section linked.
 - No tracked file cites the rules digest or the style guide that were kept outside the
   repository, which a clone cannot read.
+- Every relative link of README.md, docs/*.md and bench/'s Markdown (the lab journal, the declared
+  runs) leads to a file of the repository, and its #anchor to a heading of that page.
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ NOTE_LINK = re.compile(r"\[note (\d+)\]\(rules-notes\.md#([\w-]+)\)")
 NOTES_RANGE = re.compile(r"\]\(rules-notes\.md#([\w-]+)\).*\(notes (\d+)-(\d+)\)", re.DOTALL)
 OPTION_SETTING = re.compile(r"`(\w+)=([^`]+)`")
 TICKED = re.compile(r"`([^`]+)`")
+# A Markdown link or image's target (a title after it, if any, left out), and what hides links.
+LINK_TARGET = re.compile(r"\]\(<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\)")
+CODE = re.compile(r"^```.*?^```|`[^`\n]*`", re.DOTALL | re.MULTILINE)
+LINKED_PAGES = ["README.md", "docs/*.md", "bench/*.md", "bench/runs/*/README.md"]
 # The two documents that lived outside the repository, by the names they were cited by.
 OUTSIDE_DOCUMENTS = re.compile(r"\b(?:RULES|STYLE)\.md\b")
 
@@ -264,3 +270,40 @@ def test_the_style_guide_points_at_files_that_exist() -> None:
     missing = [path for path in sorted(paths)
                if not any(list(base.glob(path)) for base in (ROOT, package))]
     assert not missing, missing
+
+
+def relative_links(page: Path) -> list[str]:
+    """The targets of a page's links and images outside code, but those of other sites or mail."""
+    text = CODE.sub("", page.read_text(encoding="utf-8"))
+    return [target for target in LINK_TARGET.findall(text) if not re.match(r"[a-z][a-z+.-]*:", target)]
+
+
+def broken_link(page: Path, target: str) -> str | None:
+    """Why a link of ``page`` leads nowhere, or None where it leads to a file (and a heading)."""
+    path, _, anchor = target.partition("#")
+    linked = (page.parent / path).resolve() if path else page
+    if not linked.exists() or ROOT not in linked.parents:
+        return "no such file in the repository"
+    if anchor and (linked.suffix != ".md" or anchor not in anchors(linked)):
+        return "no such heading"
+    return None
+
+
+def test_every_relative_link_of_the_docs_leads_to_a_file_and_heading() -> None:
+    pages = sorted({page for pattern in LINKED_PAGES for page in ROOT.glob(pattern)})
+    links = [(page, target) for page in pages for target in relative_links(page)]
+    assert len(pages) > 12 and len(links) > 40  # the docs link to each other and into the code
+    broken = [f"{page.relative_to(ROOT)}: ({target}) {why}"
+              for page, target in links if (why := broken_link(page, target))]
+    assert not broken, "links that lead nowhere:\n" + "\n".join(broken)
+
+
+def test_a_link_to_a_missing_file_or_heading_is_found(tmp_path: Path) -> None:
+    """The link check itself: it finds a missing file and a missing heading, not a link in code."""
+    page = ROOT / "docs" / "benchmarks.md"
+    assert broken_link(page, "../bench/no-such-journal.md") == "no such file in the repository"
+    assert broken_link(page, "../docs/search.md#no-such-heading") == "no such heading"
+    assert broken_link(page, "../../outside.md") == "no such file in the repository"
+    written = tmp_path / "page.md"
+    written.write_text("# Title\n[a](b.md) `[c](d.md)`\n```\n[e](f.md)\n```\n[g](https://x.org) [h](#title)\n")
+    assert relative_links(written) == ["b.md", "#title"]

@@ -39,7 +39,7 @@ def test_the_menu_lists_the_ladder_then_the_baselines_with_each_games_rating(cli
         shown = {level: by_level[level][game]["ordinal"] for level in LADDER}
         # The menu shows what was measured: easy below medium below both searching levels. Hard
         # and expert are not in order in every game's round robin (Israeli Whist, 60 hands a
-        # pair: docs/benchmarks.md), so their order is not asserted.
+        # pair: bench/journal.md, "The ladder"), so their order is not asserted.
         assert shown["easy"] < shown["medium"] < min(shown["hard"], shown["expert"]), game
         assert by_level["random"][game]["ordinal"] < shown["easy"]
         assert by_level["basic"][game] == by_level["medium"][game]

@@ -108,11 +108,11 @@ CALL_REACH = 1.5
 DEAL_CAP = 2000
 # Classic Whist: the tricks left from which the double-dummy solver plays, by the least time a
 # decision may have (CPU seconds). Solving from 8 tricks out costs about 0.4 ms, from 10
-# about 1 ms, a whole hand about 28 ms at the median (bench in docs/benchmarks.md).
+# about 1 ms, a whole hand about 28 ms at the median (bench/journal.md, "The anytime expert").
 EXACT_TRICKS_BY_BUDGET = ((1.0, 10), (0.3, 9), (0.1, 8), (0.03, 7), (0.0, 6))
 
 # The anytime expert's slope for its contract bids, by game (``ExpertSettings.bid_slope``): measured
-# in Whistiti's scoring against OpenSpiel's ISMCTS (docs/runs/ismcts-bidslope); Israeli Whist's is
+# in Whistiti's scoring against OpenSpiel's ISMCTS (bench/runs/ismcts-bidslope); Israeli Whist's is
 # not measured, so it has none.
 BID_SLOPES = {"whistiti": 1.5}
 
