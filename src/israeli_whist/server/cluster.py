@@ -34,7 +34,7 @@ import os
 import re
 import secrets
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from sqlalchemy import text
@@ -106,6 +106,7 @@ class Cluster:
         self.listener: Any = None  # psycopg.AsyncConnection: psycopg is imported only where a cluster runs
         self.sender: Any = None
         self.sending = asyncio.Lock()
+        self.stopping = False  # once set, a closed sender stays closed
         self.on_table: Callable[[Message], None] = lambda message: None  # set by the hub
         self.on_request: Handler = self._no_handler
         self.replies: dict[str, asyncio.Future[Message]] = {}
@@ -137,6 +138,7 @@ class Cluster:
 
     async def stop(self) -> None:
         """Leave: the tables this node played are free at once for the others to take."""
+        self.stopping = True
         for task in self.tasks:
             task.cancel()
         for task in self.tasks:
@@ -227,9 +229,7 @@ class Cluster:
         payload = json.dumps(message, separators=(",", ":"))
         if len(payload.encode()) > MAX_PAYLOAD:
             raise ValueError(f"a cluster message of {len(payload.encode())} bytes is too long")
-        assert self.sender is not None, "the cluster is not started"
-        async with self.sending:
-            await self.sender.execute("SELECT pg_notify(%s, %s)", (channel, payload))
+        await self._send("SELECT pg_notify(%s, %s)", (channel, payload))
 
     def publish(self, message: Message) -> None:
         """Tell every node that a table changed (``message["table"]``), soon: the announcements go
@@ -256,9 +256,24 @@ class Cluster:
         if not payloads:
             return
         statement = "SELECT " + ", ".join(["pg_notify(%s, %s)"] * len(payloads))
+        await self._send(statement, [value for payload in payloads for value in (channel, payload)])
+
+    async def _send(self, statement: str, values: Sequence[str]) -> None:
+        """Run one ``pg_notify`` statement on the connection every message of this node goes out
+        through. Shielded from the caller's cancellation (a socket that closed, a timeout): psycopg
+        answers a cancellation in mid-query by closing the connection, which silenced the node for
+        good. A connection found closed (so cut, or by the database) is opened again first."""
+        await asyncio.shield(self._send_on_open_connection(statement, values))
+
+    async def _send_on_open_connection(self, statement: str, values: Sequence[str]) -> None:
         assert self.sender is not None, "the cluster is not started"
         async with self.sending:
-            await self.sender.execute(statement, [value for payload in payloads for value in (channel, payload)])
+            if self.sender.closed and not self.stopping:
+                import psycopg
+
+                log.warning("node %s: the sending connection was closed; opening it again", self.node)
+                self.sender = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+            await self.sender.execute(statement, values)
 
     async def request(self, node: str, message: Message, timeout: float | None = None) -> Message:
         """Ask ``node`` (a table's owner) and wait for its answer (``request_timeout`` by default);

@@ -155,6 +155,8 @@ class MirrorTable(LiveTable):
             await self._ask(message)
         except ActionRefused as refused:
             log.info("table %s: the owner did not take %s: %s", self.id, message.get("op"), refused)
+        except Exception:  # runs as a task of its own: said in the log, not as a task's unread error
+            log.exception("table %s: the owner could not be told of %s", self.id, message.get("op"))
 
     async def _ask(self, message: Message) -> Message:
         """The owner's answer to ``message``; ActionRefused if it refuses, or does not answer in time."""
