@@ -130,6 +130,17 @@ def check_layout(page: Page, name: str, phase: str) -> None:
     assert not facts["wide"], (name, phase, facts["wide"])
 
 
+def check_held(page: Page, count: int) -> None:
+    """Each other seat's cards, face down, with their number, on the felt in view: ``count`` after
+    the tricks played, one less for a seat whose card is in the trick on the table."""
+    in_trick: list[str] = page.locator("#trick:not(.previous) .played[data-seat]").evaluate_all(
+        "els => els.map(e => e.dataset.seat)")
+    for seat in (1, 2, 3):
+        held = page.get_by_test_id(f"held-{seat}").locator(".backs")
+        expect(held).to_have_attribute("data-count", str(count - (str(seat) in in_trick)))
+        expect(held).to_be_in_viewport()
+
+
 @pytest.fixture
 def patient_expect() -> Iterator[None]:
     expect.set_options(timeout=TIMEOUT_MS)
@@ -208,8 +219,10 @@ def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: An
         until(page, conns, my_turn("play"))
         expect(page.get_by_test_id("trump")).to_have_text("♥")
         check_layout(page, name, "play")
+        check_held(page, 13)  # the declarer leads: nobody has played yet
         page.locator("#hand .card:not([disabled])").first.click()
         until(page, conns, lambda d: int(d.get("tricksPlayed", "0")) >= 1 and my_turn("play")(d))
         check_layout(page, name, "play-trick-2")
+        check_held(page, 12)
         assert HEBREW.search(page.get_by_test_id("status").inner_text()) or locale == "en-US"
         assert not errors, errors

@@ -39,12 +39,7 @@ function sortCards(cards) {
     SUIT_ORDER.indexOf(whist.suitOf(a)) - SUIT_ORDER.indexOf(whist.suitOf(b)) || b % 13 - a % 13);
 }
 
-function cardFace(card, extra = "") {
-  return element("span", { className: `card-face ${whist.isRed(card) ? "red" : "black"} ${extra}`, dir: "ltr",
-    dataset: { card: String(card) } },
-  [element("span", { className: "rank", text: whist.RANKS[card % 13] }),
-    element("span", { className: "suit", text: whist.SUITS[whist.suitOf(card)] })]);
-}
+const cardFace = whist.cards.face;
 
 function parseBid(name) {
   const match = /^(\d+)(C|D|H|S|NT)$/.exec(name);
@@ -147,7 +142,17 @@ function seatBox(seat) {
     }
   }
   box.append(line);
+  if (seat !== state.you) box.append(cardsHeld(seat));
   return box;
+}
+
+// The cards a seat still holds, face down: the hand's size less the tricks played and its card on
+// the table (a Frisch passes as many as it brings, so the count holds through it).
+function cardsHeld(seat) {
+  const view = state.view;
+  const played = view.trick.some(([s]) => s === seat) ? 1 : 0;
+  const count = view.phase === "over" ? 0 : Math.max(0, view.hand_size - view.tricks_played - played);
+  return element("div", { className: "seat-cards", dataset: { testid: `held-${seat}` } }, [whist.cards.backs(count)]);
 }
 
 function renderFelt() {
@@ -228,7 +233,7 @@ function renderInfo() {
     ? [element("bdi", { text: seatName(view.declarer) }), " ", callElement(view.high_bid || "")]
     : ["—"]));
   $("turned-item").hidden = view.turned_card < 0;
-  $("turned").replaceChildren(...(view.turned_card >= 0 ? [cardFace(view.turned_card)] : []));
+  $("turned").replaceChildren(...(view.turned_card >= 0 ? [cardFace(view.turned_card, "mini")] : []));
   $("over-under-item").hidden = !view.traits.over_under;
   const sum = view.contracts.filter((c) => c >= 0).reduce((a, b) => a + b, 0);
   $("over-under").textContent = view.over_under
@@ -748,6 +753,8 @@ async function start() {
   $("guest-form").addEventListener("submit", guest);
   $("watch-only").addEventListener("click", () => { watching = true; renderJoin(); });
   $("reconnect-now").addEventListener("click", () => { if (socket === null) connect(); });
+  $("four-colour").checked = whist.cards.fourColour();
+  $("four-colour").addEventListener("change", () => whist.cards.setFourColour($("four-colour").checked));
   $("last-trick-button").addEventListener("click", () => { lastTrickOpen = !lastTrickOpen; renderTrick(); });
   $("invite-copy").addEventListener("click", async () => {
     $("invite-link").select();
