@@ -130,6 +130,19 @@ def check_layout(page: Page, name: str, phase: str) -> None:
     assert not facts["wide"], (name, phase, facts["wide"])
 
 
+def check_felt_state(page: Page, trump: str, bid: str) -> None:
+    """Trump, the declarer's contract and every seat's contract and tricks, on the felt and in view."""
+    felt = page.get_by_test_id("felt")
+    expect(felt.get_by_test_id("trump")).to_have_text(trump)
+    expect(felt.get_by_test_id("declarer")).to_contain_text(bid)
+    shown = [felt.get_by_test_id("trump"), felt.get_by_test_id("declarer"), felt.get_by_test_id("over-under")]
+    for seat in range(4):
+        shown += [felt.get_by_test_id(f"tricks-{seat}"), felt.get_by_test_id(f"contract-{seat}")]
+    for item in shown:
+        expect(item).to_be_visible()
+        expect(item).to_be_in_viewport()
+
+
 def check_held(page: Page, count: int) -> None:
     """Each other seat's cards, face down, with their number, on the felt in view: ``count`` after
     the tricks played, one less for a seat whose card is in the trick on the table."""
@@ -220,9 +233,12 @@ def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: An
         expect(page.get_by_test_id("trump")).to_have_text("♥")
         check_layout(page, name, "play")
         check_held(page, 13)  # the declarer leads: nobody has played yet
+        check_felt_state(page, "♥", "7♥")
+        expect(page.get_by_test_id("leads-0")).to_be_visible()
         page.locator("#hand .card:not([disabled])").first.click()
         until(page, conns, lambda d: int(d.get("tricksPlayed", "0")) >= 1 and my_turn("play")(d))
         check_layout(page, name, "play-trick-2")
         check_held(page, 12)
+        check_felt_state(page, "♥", "7♥")
         assert HEBREW.search(page.get_by_test_id("status").inner_text()) or locale == "en-US"
         assert not errors, errors

@@ -127,14 +127,19 @@ function seatBox(seat) {
   if (view.declarer === seat && view.traits.trump_auction) {
     marks.append(element("span", { className: "chip declarer", text: whist.t(auctionOpen(view) ? "seat.high_bid" : "seat.declarer") }));
   }
+  if (view.phase === "play" && view.leader === seat) {
+    marks.append(element("span", { className: "chip leads", dataset: { testid: `leads-${seat}` }, text: whist.t("seat.leads") }));
+  }
   if (view.traits.partnerships) marks.append(element("span", { className: "chip", text: whist.t("seat.team", { team: seat % 2 ? "B" : "A" }) }));
   box.append(marks);
 
   const line = element("div", { className: "seat-line" });
   const contract = view.contracts[seat];
-  if (contract !== undefined && contract >= 0) line.append(element("span", { text: whist.t("seat.bid", { n: contract }) }));
+  if (contract !== undefined && contract >= 0) {
+    line.append(element("span", { className: "contract", dataset: { testid: `contract-${seat}` }, text: whist.t("seat.bid", { n: contract }) }));
+  }
   if (view.phase === "play" || view.phase === "over") {
-    line.append(element("span", { dataset: { testid: `tricks-${seat}` }, text: whist.t("seat.took", { n: view.tricks_won[seat] ?? 0 }) }));
+    line.append(element("span", { className: "took", dataset: { testid: `tricks-${seat}` }, text: whist.t("seat.took", { n: view.tricks_won[seat] ?? 0 }) }));
   } else if (view.phase === "auction" || view.phase === "frisch") {
     const mine = view.calls.filter((c) => c[0] === view.frisch_round && c[1] === seat);
     if (mine.length) {
@@ -234,7 +239,8 @@ function renderInfo() {
     : ["—"]));
   $("turned-item").hidden = view.turned_card < 0;
   $("turned").replaceChildren(...(view.turned_card >= 0 ? [cardFace(view.turned_card, "mini")] : []));
-  $("over-under-item").hidden = !view.traits.over_under;
+  $("over-under-item").hidden = !view.traits.over_under || !view.over_under;  // known once every contract is in
+  $("felt-state").dir = document.documentElement.dir;  // the felt is laid out left to right; its words follow the page
   const sum = view.contracts.filter((c) => c >= 0).reduce((a, b) => a + b, 0);
   $("over-under").textContent = view.over_under
     ? whist.t(`info.${view.over_under}`, { sum, tricks: view.hand_size })
