@@ -59,6 +59,11 @@ LAYOUT_FACTS = """() => {
 }"""
 
 
+# How many of the elements ``selector`` finds are moving (a running animation on them).
+MOVING = """(selector) => [...document.querySelectorAll(selector)].filter(
+  (el) => el.getAnimations().some((a) => a.playState === "running")).length"""
+
+
 def guest_cookie(base_url: str, name: str) -> str:
     response = httpx2.post(base_url + "/api/guest", json={"name": name})
     assert response.status_code == 200, response.text
@@ -98,12 +103,20 @@ def table_data(page: Page) -> dict[str, str]:
     return data
 
 
-def until(page: Page, conns: list[RealConn], done: Callable[[dict[str, str]], bool], seconds: float = 30.0) -> None:
-    """The test's seats play on until the page's state is ``done``."""
+def until(page: Page, conns: list[RealConn], done: Callable[[dict[str, str]], bool], seconds: float = 30.0,
+          one_by_one: bool = False) -> None:
+    """The test's seats play on until the page's state is ``done``; ``one_by_one``: looking after
+    each move, so that the state is caught before the next one."""
     deadline = time.monotonic() + seconds
     while not done(data := table_data(page)):
         assert time.monotonic() < deadline, data
-        if not others_act(conns):
+        acted = False
+        for conn in conns:
+            acted = others_act([conn]) or acted
+            if one_by_one and acted:
+                time.sleep(0.3)  # the page's state follows the move before the next one
+                break
+        if not acted:
             time.sleep(0.02)
 
 
@@ -111,12 +124,16 @@ def my_turn(phase: str) -> Callable[[dict[str, str]], bool]:
     return lambda d: d.get("phase") == phase and d.get("myTurn") == "true" and d.get("pending") == "false"
 
 
-def check_layout(page: Page, name: str, phase: str) -> None:
-    """The whole hand (and the call to make, if any) inside the viewport, nothing wider than it;
-    and a screenshot of the phase."""
+def shoot(page: Page, name: str, phase: str) -> None:
     page.evaluate("window.scrollTo(0, 0)")  # as the page comes, not scrolled by a test's click
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}-{phase}.png"))
+
+
+def check_layout(page: Page, name: str, phase: str) -> None:
+    """The whole hand (and the call to make, if any) inside the viewport, nothing wider than it;
+    and a screenshot of the phase."""
+    shoot(page, name, phase)
     facts: dict[str, Any] = page.evaluate(LAYOUT_FACTS)
     width, height = facts["width"], facts["height"]
     assert facts["cards"], (phase, "no cards in the hand")
@@ -143,9 +160,10 @@ def check_felt_state(page: Page, trump: str, bid: str) -> None:
         expect(item).to_be_in_viewport()
 
 
-def check_held(page: Page, count: int) -> None:
-    """Each other seat's cards, face down, with their number, on the felt in view: ``count`` after
-    the tricks played, one less for a seat whose card is in the trick on the table."""
+def check_held(page: Page) -> None:
+    """Each other seat's cards, face down, with their number, on the felt in view: 13 less the
+    tricks played, one less for a seat whose card is in the trick on the table."""
+    count = 13 - int(table_data(page)["tricksPlayed"])
     in_trick: list[str] = page.locator("#trick:not(.previous) .played[data-seat]").evaluate_all(
         "els => els.map(e => e.dataset.seat)")
     for seat in (1, 2, 3):
@@ -232,13 +250,30 @@ def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: An
         until(page, conns, my_turn("play"))
         expect(page.get_by_test_id("trump")).to_have_text("♥")
         check_layout(page, name, "play")
-        check_held(page, 13)  # the declarer leads: nobody has played yet
+        check_held(page)
         check_felt_state(page, "♥", "7♥")
         expect(page.get_by_test_id("leads-0")).to_be_visible()
+        # The moves, slowed down twentyfold (Chromium's own animation clock) to be caught in flight.
+        cdp = context.new_cdp_session(page)
+        cdp.send("Animation.enable")
+        cdp.send("Animation.setPlaybackRate", {"playbackRate": 0.05})
         page.locator("#hand .card:not([disabled])").first.click()
+        expect(page.locator("#trick .played[data-seat='0']")).to_have_count(1)
+        assert page.evaluate(MOVING, "#trick .played[data-seat='0']") == 1
+        shoot(page, name, "card-in-flight")
+        until(page, conns, lambda d: int(d.get("tricksPlayed", "0")) >= 1, one_by_one=True)
+        expect(page.locator("#trick.previous .played")).to_have_count(4)
+        # The whole trick stays a moment (then goes to its winner): each card moving, still drawn.
+        assert page.evaluate(MOVING, "#trick.previous .played") == 4
+        shoot(page, name, "finished-trick")
+        cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+        page.emulate_media(reduced_motion="reduce")
         until(page, conns, lambda d: int(d.get("tricksPlayed", "0")) >= 1 and my_turn("play")(d))
         check_layout(page, name, "play-trick-2")
-        check_held(page, 12)
+        page.locator("#hand .card:not([disabled])").first.click()
+        expect(page.locator("#trick .played[data-seat='0']")).to_have_count(1)
+        assert page.evaluate("() => document.getAnimations().length") == 0  # reduced motion: nothing moves
+        check_held(page)
         check_felt_state(page, "♥", "7♥")
         assert HEBREW.search(page.get_by_test_id("status").inner_text()) or locale == "en-US"
         assert not errors, errors

@@ -728,6 +728,7 @@ function setState(message) {
 function render() {
   renderJoin();
   if (!state) return;
+  whist.motion.snapshot();
   const main = $("table");
   const view = state.view;
   Object.assign(main.dataset, {
@@ -747,6 +748,7 @@ function render() {
   renderScore();
   renderSummary();
   renderStandings();
+  whist.motion.drawn(view, `${state.score.hands.length}/${view.tricks_played}`);
   whist.drawn();
 }
 
