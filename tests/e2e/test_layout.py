@@ -50,7 +50,16 @@ LAYOUT_FACTS = """() => {
     return r.width > 0 && (r.right > innerWidth + 0.5 || r.left < -0.5) && !scrolls(el);
   }).map((el) => `${el.tagName}#${el.id}.${el.className} ${JSON.stringify(box(el))}`);
   const actions = document.getElementById("actions");
+  // Seen, not covered: the element on top at a box's centre is inside it.
+  const uncovered = (el) => {
+    const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return top !== null && el.contains(top);
+  };
+  const mine = document.querySelector("#felt .seat.mine");
   return {
+    felt: box(document.getElementById("felt")),
+    seat: mine ? {...box(mine), uncovered: uncovered(mine)} : null,
     width: innerWidth, height: innerHeight, scrollWidth: document.scrollingElement.scrollWidth,
     cards: [...document.querySelectorAll("#hand .card")].map(box),
     actions: actions.hidden ? null : box(actions),
@@ -143,6 +152,10 @@ def check_layout(page: Page, name: str, phase: str) -> None:
     if facts["actions"] is not None:
         box = facts["actions"]
         assert box["top"] >= 0 and box["bottom"] <= height and box["right"] <= width, (name, phase, box)
+    for part in ("felt", "seat"):
+        box = facts[part]
+        assert box["top"] >= 0 and box["bottom"] <= height, (name, phase, part, "out of view", box, height)
+    assert facts["seat"]["uncovered"], (name, phase, "your seat box is covered")
     assert facts["scrollWidth"] <= width, (name, phase, facts["scrollWidth"])
     assert not facts["wide"], (name, phase, facts["wide"])
 
