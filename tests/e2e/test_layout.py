@@ -160,6 +160,24 @@ def check_layout(page: Page, name: str, phase: str) -> None:
     assert not facts["wide"], (name, phase, facts["wide"])
 
 
+def play_a_card(page: Page, touch: bool) -> None:
+    """The first legal card of the hand, played: on a touch screen the first tap only picks it."""
+    card = page.locator("#hand .card:not([disabled])").first
+    mine = page.locator("#trick:not(.previous) .played[data-seat='0']")
+    expect(page.get_by_test_id("confirm-play")).to_be_checked(checked=touch)
+    number = card.get_attribute("data-card")
+    card.click()
+    if touch:
+        picked = page.locator(f"#hand .card[data-card='{number}']")
+        expect(picked).to_have_class(re.compile(r"\bpicked\b"))
+        expect(page.get_by_test_id("play-hint")).to_be_visible()
+        page.wait_for_timeout(300)  # time for a move to come back, were it sent
+        expect(mine).to_have_count(0)
+        assert table_data(page)["pending"] == "false"
+        picked.click()
+    expect(page.locator(f"#hand .card[data-card='{number}']")).to_have_count(0)  # played
+
+
 def check_felt_state(page: Page, trump: str, bid: str) -> None:
     """Trump, the declarer's contract and every seat's contract and tricks, on the felt and in view."""
     felt = page.get_by_test_id("felt")
@@ -196,7 +214,8 @@ def patient_expect() -> Iterator[None]:
 def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: Any, name: str,
                                                       patient_expect: None) -> None:
     viewport, locale = VIEWPORTS[name]
-    context = browser.new_context(locale=locale, viewport=viewport)
+    touch = name.startswith("phone")  # a touch screen: deliberate play is on by default
+    context = browser.new_context(locale=locale, viewport=viewport, has_touch=touch)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     errors: list[str] = []
@@ -270,8 +289,7 @@ def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: An
         cdp = context.new_cdp_session(page)
         cdp.send("Animation.enable")
         cdp.send("Animation.setPlaybackRate", {"playbackRate": 0.05})
-        page.locator("#hand .card:not([disabled])").first.click()
-        expect(page.locator("#trick .played[data-seat='0']")).to_have_count(1)
+        play_a_card(page, touch)
         assert page.evaluate(MOVING, "#trick .played[data-seat='0']") == 1
         shoot(page, name, "card-in-flight")
         until(page, conns, lambda d: int(d.get("tricksPlayed", "0")) >= 1, one_by_one=True)
@@ -283,8 +301,7 @@ def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: An
         page.emulate_media(reduced_motion="reduce")
         until(page, conns, lambda d: int(d.get("tricksPlayed", "0")) >= 1 and my_turn("play")(d))
         check_layout(page, name, "play-trick-2")
-        page.locator("#hand .card:not([disabled])").first.click()
-        expect(page.locator("#trick .played[data-seat='0']")).to_have_count(1)
+        play_a_card(page, touch)
         assert page.evaluate("() => document.getAnimations().length") == 0  # reduced motion: nothing moves
         check_held(page)
         check_felt_state(page, "♥", "7♥")

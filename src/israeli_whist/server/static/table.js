@@ -370,11 +370,16 @@ function renderHand() {
     if (legal.has(card)) button.classList.add("legal");
     if (selected.has(card)) button.classList.add("selected");
     if (received.has(card)) button.classList.add("received");
+    if (view.phase === "play" && whist.deliberate.pickedIn(turnKey) === card) {
+      button.classList.add("picked");
+      button.setAttribute("aria-pressed", "true");
+    }
     button.append(cardFace(card));
-    button.addEventListener("click", () => act(card));
+    button.addEventListener("click", () => tapCard(card));
     current.el.append(button);
   }
   hand.replaceChildren(...groups);
+  $("play-hint").hidden = !(view.phase === "play" && legal.size > 0 && whist.deliberate.pickedIn(turnKey) !== null);
 
   const info = $("frisch-info");
   const show = rounds > 0 && ["auction", "frisch", "contract"].includes(view.phase);
@@ -384,6 +389,12 @@ function renderHand() {
     info.replaceChildren(`${whist.t("frisch.passed", { round: rounds })} `, cards(view.frisch_passed[rounds - 1]),
       ` ${whist.t("frisch.received")} `, cards(view.frisch_received[rounds - 1]));
   }
+}
+
+// A card of the hand tapped: in the play, where deliberate play is on, the first tap picks it.
+function tapCard(card) {
+  if (state.view.phase !== "play" || whist.deliberate.tap(card, turnKey)) act(card);
+  else renderHand();
 }
 
 function renderCalls() {
@@ -761,6 +772,8 @@ async function start() {
   $("guest-form").addEventListener("submit", guest);
   $("watch-only").addEventListener("click", () => { watching = true; renderJoin(); });
   $("reconnect-now").addEventListener("click", () => { if (socket === null) connect(); });
+  $("confirm-play").checked = whist.deliberate.on();
+  $("confirm-play").addEventListener("change", () => { whist.deliberate.set($("confirm-play").checked); render(); });
   $("four-colour").checked = whist.cards.fourColour();
   $("four-colour").addEventListener("change", () => whist.cards.setFourColour($("four-colour").checked));
   $("last-trick-button").addEventListener("click", () => { lastTrickOpen = !lastTrickOpen; renderTrick(); });
