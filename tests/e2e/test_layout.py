@@ -246,6 +246,7 @@ def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: An
         # The Frisch: three cards, chosen on the page.
         until(page, conns, my_turn("frisch"))
         check_layout(page, name, "frisch")
+        expect(page.get_by_test_id("status")).to_contain_text("Ben")  # to whom: Frisch cards go left
         for _ in range(3):
             until(page, conns, my_turn("frisch"))
             page.locator("#hand .card:not([disabled]):not(.selected)").first.click()

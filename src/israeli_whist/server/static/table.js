@@ -259,7 +259,7 @@ function renderStatus() {
   else if (view.phase === "auction") text = whist.t(mine ? "status.your_call" : "status.calls", { name });
   else if (view.phase === "frisch") {
     text = whist.t(mine ? "status.your_frisch" : "status.frisch",
-      { name, round: view.frisch_round + 1, chosen: view.frisch_selected.length });
+      { name, round: view.frisch_round + 1, chosen: view.frisch_selected.length, to: view.frisch_to >= 0 ? seatName(view.frisch_to) : "" });
   } else if (view.phase === "contract") text = whist.t(mine ? "status.your_contract" : "status.contract", { name });
   else if (view.phase === "play") text = whist.t(mine ? "status.your_play" : "status.play", { name });
   else text = whist.t("status.cancelled");
