@@ -319,9 +319,36 @@ function renderActions() {
   if (contracts.length) {
     const sum = view.contracts.filter((c) => c >= 0).reduce((a, b) => a + b, 0);
     children.push(element("p", { className: "muted", text: whist.t("actions.sum", { sum, tricks: view.hand_size }) }));
-    children.push(element("div", { className: "contracts" }, contracts.map((item) => actionButton(item, item.name, "contract"))));
+    children.push(element("div", { className: "contracts" }, contractButtons(contracts, sum)));
+    const forbidden = forbiddenContract(contracts, sum);
+    if (forbidden !== null) {
+      children.push(element("p", { id: "contract-forbidden", className: "forbidden-reason", dataset: { testid: "contract-forbidden" },
+        text: whist.t("actions.forbidden", { n: forbidden, tricks: view.hand_size }) }));
+    }
   }
   panel.replaceChildren(...children);
+}
+
+// The last to bid may not make the contracts add up to the tricks (over/under): that number is
+// shown among the others, disabled, with the reason under them. null where nothing is forbidden.
+function forbiddenContract(contracts, sum) {
+  const view = state.view;
+  const others = view.contracts.filter((c, seat) => seat !== state.you && c < 0).length;
+  const n = view.hand_size - sum;
+  const low = Math.min(...contracts.map((item) => Number(item.name)));
+  const offered = contracts.some((item) => Number(item.name) === n);
+  return view.traits.over_under && others === 0 && n >= low && !offered ? n : null;
+}
+
+function contractButtons(contracts, sum) {
+  const buttons = contracts.map((item) => actionButton(item, item.name, "contract"));
+  const forbidden = forbiddenContract(contracts, sum);
+  if (forbidden !== null) {
+    const at = contracts.filter((item) => Number(item.name) < forbidden).length;
+    buttons.splice(at, 0, element("button", { type: "button", className: "action contract forbidden", disabled: true,
+      text: String(forbidden), "aria-describedby": "contract-forbidden", dataset: { kind: "forbidden", name: String(forbidden) } }));
+  }
+  return buttons;
 }
 
 // The bids as a level, then a suit: two short rows whatever the number of bids on offer. The
