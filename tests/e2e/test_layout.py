@@ -307,4 +307,18 @@ def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: An
         check_held(page)
         check_felt_state(page, "♥", "7♥")
         assert HEBREW.search(page.get_by_test_id("status").inner_text()) or locale == "en-US"
+
+        # The rest of the hand, to its end: the summary in view, on a phone over the felt.
+        deadline = time.monotonic() + 90
+        while table_data(page).get("over") != "true":
+            assert time.monotonic() < deadline, table_data(page)
+            if my_turn("play")(table_data(page)):
+                play_a_card(page, touch)
+            elif not others_act(conns):
+                time.sleep(0.02)
+        summary = page.get_by_test_id("hand-summary")
+        expect(summary).to_be_visible()
+        expect(summary).to_be_in_viewport()
+        expect(page.get_by_test_id("felt")).to_be_in_viewport()
+        shoot(page, name, "end-of-hand")
         assert not errors, errors

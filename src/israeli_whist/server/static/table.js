@@ -147,17 +147,18 @@ function seatBox(seat) {
     }
   }
   box.append(line);
-  if (seat !== state.you) box.append(cardsHeld(seat));
+  const held = seat !== state.you ? cardsHeld(seat) : null;
+  if (held) box.append(held);
   return box;
 }
 
 // The cards a seat still holds, face down: the hand's size less the tricks played and its card on
-// the table (a Frisch passes as many as it brings, so the count holds through it).
+// the table (a Frisch passes as many as it brings, so the count holds through it); null for none.
 function cardsHeld(seat) {
   const view = state.view;
   const played = view.trick.some(([s]) => s === seat) ? 1 : 0;
   const count = view.phase === "over" ? 0 : Math.max(0, view.hand_size - view.tricks_played - played);
-  return element("div", { className: "seat-cards", dataset: { testid: `held-${seat}` } }, [whist.cards.backs(count)]);
+  return count ? element("div", { className: "seat-cards", dataset: { testid: `held-${seat}` } }, [whist.cards.backs(count)]) : null;
 }
 
 function renderFelt() {
@@ -495,13 +496,14 @@ function handStarted(view) {
   return view.calls.length > 0 || view.trick.length > 0 || view.tricks_played > 0 || view.contracts.some((c) => c >= 0);
 }
 
-// Beside the table on a wide screen; on a phone above the felt, where it is seen (until the next
-// hand's first move closes it).
+// Beside the table on a wide screen; on a phone a panel over the felt, which pushes nothing out of
+// view (until the next hand's first move, or its close button, closes it).
 function placeSummary() {
   const panel = $("hand-summary");
   const side = document.querySelector(".side-column");
   if (SIDE_BY_SIDE.matches && panel.parentElement !== side) side.prepend(panel);
-  else if (!SIDE_BY_SIDE.matches && panel.nextElementSibling !== $("info")) $("info").before(panel);
+  else if (!SIDE_BY_SIDE.matches && panel.parentElement !== $("felt")) $("felt").append(panel);
+  panel.dir = document.documentElement.dir;  // the felt is laid out left to right; the panel reads as the page
 }
 
 function renderSummary() {
