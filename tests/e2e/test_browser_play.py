@@ -300,6 +300,7 @@ def test_table_page_fits_a_phone(browser: Browser, server: RunningServer) -> Non
                 time.sleep(0.03)
         assert {"auction/mine", "contract/mine", "play/mine"} <= seen
         check_hand_summary(page)
+        page.locator("#summary-close").click()  # on a phone the summary lies over the felt
         page.get_by_test_id("last-trick-button").click()
         assert scroll_width(page) <= 375
         page.get_by_test_id("lang-en").click()

@@ -50,13 +50,27 @@ LAYOUT_FACTS = """() => {
     return r.width > 0 && (r.right > innerWidth + 0.5 || r.left < -0.5) && !scrolls(el);
   }).map((el) => `${el.tagName}#${el.id}.${el.className} ${JSON.stringify(box(el))}`);
   const actions = document.getElementById("actions");
+  // Seen, not covered: the element on top at a box's centre is inside it.
+  const uncovered = (el) => {
+    const r = el.getBoundingClientRect();
+    const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return top !== null && el.contains(top);
+  };
+  const mine = document.querySelector("#felt .seat.mine");
   return {
+    felt: box(document.getElementById("felt")),
+    seat: mine ? {...box(mine), uncovered: uncovered(mine)} : null,
     width: innerWidth, height: innerHeight, scrollWidth: document.scrollingElement.scrollWidth,
     cards: [...document.querySelectorAll("#hand .card")].map(box),
     actions: actions.hidden ? null : box(actions),
     wide,
   };
 }"""
+
+
+# How many of the elements ``selector`` finds are moving (a running animation on them).
+MOVING = """(selector) => [...document.querySelectorAll(selector)].filter(
+  (el) => el.getAnimations().some((a) => a.playState === "running")).length"""
 
 
 def guest_cookie(base_url: str, name: str) -> str:
@@ -98,12 +112,20 @@ def table_data(page: Page) -> dict[str, str]:
     return data
 
 
-def until(page: Page, conns: list[RealConn], done: Callable[[dict[str, str]], bool], seconds: float = 30.0) -> None:
-    """The test's seats play on until the page's state is ``done``."""
+def until(page: Page, conns: list[RealConn], done: Callable[[dict[str, str]], bool], seconds: float = 30.0,
+          one_by_one: bool = False) -> None:
+    """The test's seats play on until the page's state is ``done``; ``one_by_one``: looking after
+    each move, so that the state is caught before the next one."""
     deadline = time.monotonic() + seconds
     while not done(data := table_data(page)):
         assert time.monotonic() < deadline, data
-        if not others_act(conns):
+        acted = False
+        for conn in conns:
+            acted = others_act([conn]) or acted
+            if one_by_one and acted:
+                time.sleep(0.3)  # the page's state follows the move before the next one
+                break
+        if not acted:
             time.sleep(0.02)
 
 
@@ -111,12 +133,16 @@ def my_turn(phase: str) -> Callable[[dict[str, str]], bool]:
     return lambda d: d.get("phase") == phase and d.get("myTurn") == "true" and d.get("pending") == "false"
 
 
-def check_layout(page: Page, name: str, phase: str) -> None:
-    """The whole hand (and the call to make, if any) inside the viewport, nothing wider than it;
-    and a screenshot of the phase."""
+def shoot(page: Page, name: str, phase: str) -> None:
     page.evaluate("window.scrollTo(0, 0)")  # as the page comes, not scrolled by a test's click
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}-{phase}.png"))
+
+
+def check_layout(page: Page, name: str, phase: str) -> None:
+    """The whole hand (and the call to make, if any) inside the viewport, nothing wider than it;
+    and a screenshot of the phase."""
+    shoot(page, name, phase)
     facts: dict[str, Any] = page.evaluate(LAYOUT_FACTS)
     width, height = facts["width"], facts["height"]
     assert facts["cards"], (phase, "no cards in the hand")
@@ -126,8 +152,55 @@ def check_layout(page: Page, name: str, phase: str) -> None:
     if facts["actions"] is not None:
         box = facts["actions"]
         assert box["top"] >= 0 and box["bottom"] <= height and box["right"] <= width, (name, phase, box)
+    for part in ("felt", "seat"):
+        box = facts[part]
+        assert box["top"] >= 0 and box["bottom"] <= height, (name, phase, part, "out of view", box, height)
+    assert facts["seat"]["uncovered"], (name, phase, "your seat box is covered")
     assert facts["scrollWidth"] <= width, (name, phase, facts["scrollWidth"])
     assert not facts["wide"], (name, phase, facts["wide"])
+
+
+def play_a_card(page: Page, touch: bool) -> None:
+    """The first legal card of the hand, played: on a touch screen the first tap only picks it."""
+    card = page.locator("#hand .card:not([disabled])").first
+    mine = page.locator("#trick:not(.previous) .played[data-seat='0']")
+    expect(page.get_by_test_id("confirm-play")).to_be_checked(checked=touch)
+    number = card.get_attribute("data-card")
+    card.click()
+    if touch:
+        picked = page.locator(f"#hand .card[data-card='{number}']")
+        expect(picked).to_have_class(re.compile(r"\bpicked\b"))
+        expect(page.get_by_test_id("play-hint")).to_be_visible()
+        page.wait_for_timeout(300)  # time for a move to come back, were it sent
+        expect(mine).to_have_count(0)
+        assert table_data(page)["pending"] == "false"
+        picked.click()
+    expect(page.locator(f"#hand .card[data-card='{number}']")).to_have_count(0)  # played
+
+
+def check_felt_state(page: Page, trump: str, bid: str) -> None:
+    """Trump, the declarer's contract and every seat's contract and tricks, on the felt and in view."""
+    felt = page.get_by_test_id("felt")
+    expect(felt.get_by_test_id("trump")).to_have_text(trump)
+    expect(felt.get_by_test_id("declarer")).to_contain_text(bid)
+    shown = [felt.get_by_test_id("trump"), felt.get_by_test_id("declarer"), felt.get_by_test_id("over-under")]
+    for seat in range(4):
+        shown += [felt.get_by_test_id(f"tricks-{seat}"), felt.get_by_test_id(f"contract-{seat}")]
+    for item in shown:
+        expect(item).to_be_visible()
+        expect(item).to_be_in_viewport()
+
+
+def check_held(page: Page) -> None:
+    """Each other seat's cards, face down, with their number, on the felt in view: 13 less the
+    tricks played, one less for a seat whose card is in the trick on the table."""
+    count = 13 - int(table_data(page)["tricksPlayed"])
+    in_trick: list[str] = page.locator("#trick:not(.previous) .played[data-seat]").evaluate_all(
+        "els => els.map(e => e.dataset.seat)")
+    for seat in (1, 2, 3):
+        held = page.get_by_test_id(f"held-{seat}").locator(".backs")
+        expect(held).to_have_attribute("data-count", str(count - (str(seat) in in_trick)))
+        expect(held).to_be_in_viewport()
 
 
 @pytest.fixture
@@ -141,7 +214,8 @@ def patient_expect() -> Iterator[None]:
 def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: Any, name: str,
                                                       patient_expect: None) -> None:
     viewport, locale = VIEWPORTS[name]
-    context = browser.new_context(locale=locale, viewport=viewport)
+    touch = name.startswith("phone")  # a touch screen: deliberate play is on by default
+    context = browser.new_context(locale=locale, viewport=viewport, has_touch=touch)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     errors: list[str] = []
@@ -172,6 +246,7 @@ def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: An
         # The Frisch: three cards, chosen on the page.
         until(page, conns, my_turn("frisch"))
         check_layout(page, name, "frisch")
+        expect(page.get_by_test_id("status")).to_contain_text("Ben")  # to whom: Frisch cards go left
         for _ in range(3):
             until(page, conns, my_turn("frisch"))
             page.locator("#hand .card:not([disabled]):not(.selected)").first.click()
@@ -208,8 +283,42 @@ def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: An
         until(page, conns, my_turn("play"))
         expect(page.get_by_test_id("trump")).to_have_text("♥")
         check_layout(page, name, "play")
-        page.locator("#hand .card:not([disabled])").first.click()
+        check_held(page)
+        check_felt_state(page, "♥", "7♥")
+        expect(page.get_by_test_id("leads-0")).to_be_visible()
+        # The moves, slowed down twentyfold (Chromium's own animation clock) to be caught in flight.
+        cdp = context.new_cdp_session(page)
+        cdp.send("Animation.enable")
+        cdp.send("Animation.setPlaybackRate", {"playbackRate": 0.05})
+        play_a_card(page, touch)
+        assert page.evaluate(MOVING, "#trick .played[data-seat='0']") == 1
+        shoot(page, name, "card-in-flight")
+        until(page, conns, lambda d: int(d.get("tricksPlayed", "0")) >= 1, one_by_one=True)
+        expect(page.locator("#trick.previous .played")).to_have_count(4)
+        # The whole trick stays a moment (then goes to its winner): each card moving, still drawn.
+        assert page.evaluate(MOVING, "#trick.previous .played") == 4
+        shoot(page, name, "finished-trick")
+        cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+        page.emulate_media(reduced_motion="reduce")
         until(page, conns, lambda d: int(d.get("tricksPlayed", "0")) >= 1 and my_turn("play")(d))
         check_layout(page, name, "play-trick-2")
+        play_a_card(page, touch)
+        assert page.evaluate("() => document.getAnimations().length") == 0  # reduced motion: nothing moves
+        check_held(page)
+        check_felt_state(page, "♥", "7♥")
         assert HEBREW.search(page.get_by_test_id("status").inner_text()) or locale == "en-US"
+
+        # The rest of the hand, to its end: the summary in view, on a phone over the felt.
+        deadline = time.monotonic() + 90
+        while table_data(page).get("over") != "true":
+            assert time.monotonic() < deadline, table_data(page)
+            if my_turn("play")(table_data(page)):
+                play_a_card(page, touch)
+            elif not others_act(conns):
+                time.sleep(0.02)
+        summary = page.get_by_test_id("hand-summary")
+        expect(summary).to_be_visible()
+        expect(summary).to_be_in_viewport()
+        expect(page.get_by_test_id("felt")).to_be_in_viewport()
+        shoot(page, name, "end-of-hand")
         assert not errors, errors

@@ -39,8 +39,9 @@ CHANGE = {"X-Whist-Request": "1"}
 # Every field of a view: a field added later must be added here, and so to the leak check.
 VIEW_FIELDS = {"game", "seat", "players", "dealer", "phase", "player", "hand", "hand_size", "legal", "calls",
                "high_bid", "declarer", "trump", "frisch_round", "frisch_selected", "frisch_passed",
-               "frisch_received", "contracts", "leader", "trick", "last_trick", "tricks_played", "tricks_won",
-               "turned_card", "revealed", "scores", "over_under", "traits"}  # traits: what the game is, no cards
+               "frisch_received", "frisch_to", "contracts", "leader", "trick", "last_trick", "tricks_played",
+               "tricks_won", "turned_card", "revealed", "scores", "over_under",
+               "traits"}  # traits: what the game is, no cards
 
 
 def seats_json(kinds: str, level: str = "basic") -> list[dict[str, Any]]:

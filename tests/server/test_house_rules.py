@@ -26,6 +26,7 @@ from israeli_whist.core.views import seat_view
 from israeli_whist.server.app import STATIC, create_app
 from israeli_whist.server.live import LiveTable
 from israeli_whist.server.settings import ServerSettings
+from israeli_whist.server.viewjson import view_json
 
 
 @pytest.fixture
@@ -328,3 +329,14 @@ def test_whistiti_players_and_schedule(client: TestClient, preset: str | None, o
 def test_every_static_page_that_builds_a_rules_form_loads_it() -> None:
     for page in ("index.html", "sheet.html"):
         assert "/static/rulesform.js" in (Path(STATIC) / page).read_text(encoding="utf-8"), page
+
+
+@pytest.mark.parametrize(("direction", "offset"), [("left", 1), ("right", 3)])
+def test_the_view_says_where_frisch_cards_go(client: TestClient, direction: str, offset: int) -> None:
+    """The table page says "to {name}" on the Frisch: the view names the seat, by the table's rules."""
+    hand = lobby_table(client, "israeli", {"frisch_direction": direction}).match.hand
+    assert [view_json(seat_view(hand, seat))["frisch_to"] for seat in range(4)] == [-1] * 4  # no Frisch yet
+    frisch = all_pass(hand)
+    assert frisch.phase == Phase.FRISCH
+    going = [view_json(seat_view(frisch, seat))["frisch_to"] for seat in range(4)]
+    assert going == [(seat + offset) % 4 for seat in range(4)]

@@ -33,6 +33,8 @@ def view_json(view: SeatView) -> dict[str, Any]:
         "frisch_selected": cards_in(view.frisch_selected),
         "frisch_passed": [cards_in(cards) for cards in view.frisch_passed],
         "frisch_received": [cards_in(cards) for cards in view.frisch_received],
+        # The seat this seat's Frisch cards go to (no secret: the rules say it); -1 outside a Frisch.
+        "frisch_to": view.frisch_to if view.seat >= 0 and view.frisch_offset else -1,
         "contracts": list(view.contracts),
         "leader": view.leader,
         "trick": [list(play) for play in view.trick],

@@ -39,12 +39,7 @@ function sortCards(cards) {
     SUIT_ORDER.indexOf(whist.suitOf(a)) - SUIT_ORDER.indexOf(whist.suitOf(b)) || b % 13 - a % 13);
 }
 
-function cardFace(card, extra = "") {
-  return element("span", { className: `card-face ${whist.isRed(card) ? "red" : "black"} ${extra}`, dir: "ltr",
-    dataset: { card: String(card) } },
-  [element("span", { className: "rank", text: whist.RANKS[card % 13] }),
-    element("span", { className: "suit", text: whist.SUITS[whist.suitOf(card)] })]);
-}
+const cardFace = whist.cards.face;
 
 function parseBid(name) {
   const match = /^(\d+)(C|D|H|S|NT)$/.exec(name);
@@ -132,14 +127,19 @@ function seatBox(seat) {
   if (view.declarer === seat && view.traits.trump_auction) {
     marks.append(element("span", { className: "chip declarer", text: whist.t(auctionOpen(view) ? "seat.high_bid" : "seat.declarer") }));
   }
+  if (view.phase === "play" && view.leader === seat) {
+    marks.append(element("span", { className: "chip leads", dataset: { testid: `leads-${seat}` }, text: whist.t("seat.leads") }));
+  }
   if (view.traits.partnerships) marks.append(element("span", { className: "chip", text: whist.t("seat.team", { team: seat % 2 ? "B" : "A" }) }));
   box.append(marks);
 
   const line = element("div", { className: "seat-line" });
   const contract = view.contracts[seat];
-  if (contract !== undefined && contract >= 0) line.append(element("span", { text: whist.t("seat.bid", { n: contract }) }));
+  if (contract !== undefined && contract >= 0) {
+    line.append(element("span", { className: "contract", dataset: { testid: `contract-${seat}` }, text: whist.t("seat.bid", { n: contract }) }));
+  }
   if (view.phase === "play" || view.phase === "over") {
-    line.append(element("span", { dataset: { testid: `tricks-${seat}` }, text: whist.t("seat.took", { n: view.tricks_won[seat] ?? 0 }) }));
+    line.append(element("span", { className: "took", dataset: { testid: `tricks-${seat}` }, text: whist.t("seat.took", { n: view.tricks_won[seat] ?? 0 }) }));
   } else if (view.phase === "auction" || view.phase === "frisch") {
     const mine = view.calls.filter((c) => c[0] === view.frisch_round && c[1] === seat);
     if (mine.length) {
@@ -147,7 +147,18 @@ function seatBox(seat) {
     }
   }
   box.append(line);
+  const held = seat !== state.you ? cardsHeld(seat) : null;
+  if (held) box.append(held);
   return box;
+}
+
+// The cards a seat still holds, face down: the hand's size less the tricks played and its card on
+// the table (a Frisch passes as many as it brings, so the count holds through it); null for none.
+function cardsHeld(seat) {
+  const view = state.view;
+  const played = view.trick.some(([s]) => s === seat) ? 1 : 0;
+  const count = view.phase === "over" ? 0 : Math.max(0, view.hand_size - view.tricks_played - played);
+  return count ? element("div", { className: "seat-cards", dataset: { testid: `held-${seat}` } }, [whist.cards.backs(count)]) : null;
 }
 
 function renderFelt() {
@@ -228,8 +239,9 @@ function renderInfo() {
     ? [element("bdi", { text: seatName(view.declarer) }), " ", callElement(view.high_bid || "")]
     : ["—"]));
   $("turned-item").hidden = view.turned_card < 0;
-  $("turned").replaceChildren(...(view.turned_card >= 0 ? [cardFace(view.turned_card)] : []));
-  $("over-under-item").hidden = !view.traits.over_under;
+  $("turned").replaceChildren(...(view.turned_card >= 0 ? [cardFace(view.turned_card, "mini")] : []));
+  $("over-under-item").hidden = !view.traits.over_under || !view.over_under;  // known once every contract is in
+  $("felt-state").dir = document.documentElement.dir;  // the felt is laid out left to right; its words follow the page
   const sum = view.contracts.filter((c) => c >= 0).reduce((a, b) => a + b, 0);
   $("over-under").textContent = view.over_under
     ? whist.t(`info.${view.over_under}`, { sum, tricks: view.hand_size })
@@ -248,7 +260,7 @@ function renderStatus() {
   else if (view.phase === "auction") text = whist.t(mine ? "status.your_call" : "status.calls", { name });
   else if (view.phase === "frisch") {
     text = whist.t(mine ? "status.your_frisch" : "status.frisch",
-      { name, round: view.frisch_round + 1, chosen: view.frisch_selected.length });
+      { name, round: view.frisch_round + 1, chosen: view.frisch_selected.length, to: view.frisch_to >= 0 ? seatName(view.frisch_to) : "" });
   } else if (view.phase === "contract") text = whist.t(mine ? "status.your_contract" : "status.contract", { name });
   else if (view.phase === "play") text = whist.t(mine ? "status.your_play" : "status.play", { name });
   else text = whist.t("status.cancelled");
@@ -308,9 +320,36 @@ function renderActions() {
   if (contracts.length) {
     const sum = view.contracts.filter((c) => c >= 0).reduce((a, b) => a + b, 0);
     children.push(element("p", { className: "muted", text: whist.t("actions.sum", { sum, tricks: view.hand_size }) }));
-    children.push(element("div", { className: "contracts" }, contracts.map((item) => actionButton(item, item.name, "contract"))));
+    children.push(element("div", { className: "contracts" }, contractButtons(contracts, sum)));
+    const forbidden = forbiddenContract(contracts, sum);
+    if (forbidden !== null) {
+      children.push(element("p", { id: "contract-forbidden", className: "forbidden-reason", dataset: { testid: "contract-forbidden" },
+        text: whist.t("actions.forbidden", { n: forbidden, tricks: view.hand_size }) }));
+    }
   }
   panel.replaceChildren(...children);
+}
+
+// The last to bid may not make the contracts add up to the tricks (over/under): that number is
+// shown among the others, disabled, with the reason under them. null where nothing is forbidden.
+function forbiddenContract(contracts, sum) {
+  const view = state.view;
+  const others = view.contracts.filter((c, seat) => seat !== state.you && c < 0).length;
+  const n = view.hand_size - sum;
+  const low = Math.min(...contracts.map((item) => Number(item.name)));
+  const offered = contracts.some((item) => Number(item.name) === n);
+  return view.traits.over_under && others === 0 && n >= low && !offered ? n : null;
+}
+
+function contractButtons(contracts, sum) {
+  const buttons = contracts.map((item) => actionButton(item, item.name, "contract"));
+  const forbidden = forbiddenContract(contracts, sum);
+  if (forbidden !== null) {
+    const at = contracts.filter((item) => Number(item.name) < forbidden).length;
+    buttons.splice(at, 0, element("button", { type: "button", className: "action contract forbidden", disabled: true,
+      text: String(forbidden), "aria-describedby": "contract-forbidden", dataset: { kind: "forbidden", name: String(forbidden) } }));
+  }
+  return buttons;
 }
 
 // The bids as a level, then a suit: two short rows whatever the number of bids on offer. The
@@ -359,11 +398,16 @@ function renderHand() {
     if (legal.has(card)) button.classList.add("legal");
     if (selected.has(card)) button.classList.add("selected");
     if (received.has(card)) button.classList.add("received");
+    if (view.phase === "play" && whist.deliberate.pickedIn(turnKey) === card) {
+      button.classList.add("picked");
+      button.setAttribute("aria-pressed", "true");
+    }
     button.append(cardFace(card));
-    button.addEventListener("click", () => act(card));
+    button.addEventListener("click", () => tapCard(card));
     current.el.append(button);
   }
   hand.replaceChildren(...groups);
+  $("play-hint").hidden = !(view.phase === "play" && legal.size > 0 && whist.deliberate.pickedIn(turnKey) !== null);
 
   const info = $("frisch-info");
   const show = rounds > 0 && ["auction", "frisch", "contract"].includes(view.phase);
@@ -373,6 +417,12 @@ function renderHand() {
     info.replaceChildren(`${whist.t("frisch.passed", { round: rounds })} `, cards(view.frisch_passed[rounds - 1]),
       ` ${whist.t("frisch.received")} `, cards(view.frisch_received[rounds - 1]));
   }
+}
+
+// A card of the hand tapped: in the play, where deliberate play is on, the first tap picks it.
+function tapCard(card) {
+  if (state.view.phase !== "play" || whist.deliberate.tap(card, turnKey)) act(card);
+  else renderHand();
 }
 
 function renderCalls() {
@@ -446,13 +496,14 @@ function handStarted(view) {
   return view.calls.length > 0 || view.trick.length > 0 || view.tricks_played > 0 || view.contracts.some((c) => c >= 0);
 }
 
-// Beside the table on a wide screen; on a phone above the felt, where it is seen (until the next
-// hand's first move closes it).
+// Beside the table on a wide screen; on a phone a panel over the felt, which pushes nothing out of
+// view (until the next hand's first move, or its close button, closes it).
 function placeSummary() {
   const panel = $("hand-summary");
   const side = document.querySelector(".side-column");
   if (SIDE_BY_SIDE.matches && panel.parentElement !== side) side.prepend(panel);
-  else if (!SIDE_BY_SIDE.matches && panel.nextElementSibling !== $("info")) $("info").before(panel);
+  else if (!SIDE_BY_SIDE.matches && panel.parentElement !== $("felt")) $("felt").append(panel);
+  panel.dir = document.documentElement.dir;  // the felt is laid out left to right; the panel reads as the page
 }
 
 function renderSummary() {
@@ -717,6 +768,7 @@ function setState(message) {
 function render() {
   renderJoin();
   if (!state) return;
+  whist.motion.snapshot();
   const main = $("table");
   const view = state.view;
   Object.assign(main.dataset, {
@@ -736,6 +788,7 @@ function render() {
   renderScore();
   renderSummary();
   renderStandings();
+  whist.motion.drawn(view, `${state.score.hands.length}/${view.tricks_played}`);
   whist.drawn();
 }
 
@@ -748,6 +801,10 @@ async function start() {
   $("guest-form").addEventListener("submit", guest);
   $("watch-only").addEventListener("click", () => { watching = true; renderJoin(); });
   $("reconnect-now").addEventListener("click", () => { if (socket === null) connect(); });
+  $("confirm-play").checked = whist.deliberate.on();
+  $("confirm-play").addEventListener("change", () => { whist.deliberate.set($("confirm-play").checked); render(); });
+  $("four-colour").checked = whist.cards.fourColour();
+  $("four-colour").addEventListener("change", () => whist.cards.setFourColour($("four-colour").checked));
   $("last-trick-button").addEventListener("click", () => { lastTrickOpen = !lastTrickOpen; renderTrick(); });
   $("invite-copy").addEventListener("click", async () => {
     $("invite-link").select();
