@@ -24,14 +24,19 @@ let permission = "default";
 class CountedNotification {
   constructor() { window.asked.notification += 1; }
   static get permission() { return permission; }
-  static requestPermission() { window.asked.permission += 1; permission = "granted"; return Promise.resolve(permission); }
+  static requestPermission() {
+    window.asked.permission += 1;
+    permission = "granted";
+    return Promise.resolve(permission);
+  }
 }
 window.Notification = CountedNotification;
 ServiceWorkerRegistration.prototype.showNotification = function () {
   window.asked.notification += 1;
   return Promise.resolve();
 };
-const node = () => ({ connect: (next) => next, frequency: {}, gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} } });
+const node = () => ({ connect: (next) => next, frequency: {},
+  gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} } });
 class CountedAudio {
   constructor() { this.state = "running"; this.currentTime = 0; this.destination = node(); this.notes = 0; }
   resume() { return Promise.resolve(); }
