@@ -1,6 +1,7 @@
 // Turn alerts: when it becomes this player's turn, a short chime and a buzz on a phone (unless the
 // player turned the sound off, which is remembered), and a notification when the page is hidden
-// (another tab, another app). The table calls tableAlerts.turn(mine) with every state it gets;
+// (another tab, another app); the sound and the buzz only once the player has clicked or typed on
+// the page, as browsers require. The table calls tableAlerts.turn(mine) with every state it gets;
 // only a change to "mine" alerts, so a Frisch's second card or a bot's move never does, and a
 // watcher's or a bot's turn is never "mine". Notifications are asked for on the player's first
 // click or key on the page, never on load (browsers ignore or penalise an unasked request).
@@ -35,7 +36,7 @@ const tableAlerts = (() => {
 
   function chime() {
     const Context = window.AudioContext || window.webkitAudioContext;
-    if (!audio && Context) audio = new Context();  // suspended until a gesture: then silent, harmlessly
+    if (!audio && Context) audio = new Context();
     if (!audio) return;
     const start = audio.currentTime;
     NOTES.forEach((frequency, i) => {
@@ -62,8 +63,14 @@ const tableAlerts = (() => {
     else new Notification(whist.t("alerts.title"), options);
   }
 
+  // Before the player's first click or key on this page the browser blocks sound and vibration
+  // (and says so in the console): neither is tried.
+  function activated() {
+    return !navigator.userActivation || navigator.userActivation.hasBeenActive;
+  }
+
   function alert() {
-    if (soundOn()) {
+    if (soundOn() && activated()) {
       chime();
       if (navigator.vibrate) navigator.vibrate(VIBRATION_MS);
     }
