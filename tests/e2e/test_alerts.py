@@ -1,8 +1,9 @@
 """Turn alerts (``static/alerts.js``) at a real table of bots: the browser's sound, vibration and
 notifications are stubbed by an init script that counts what the page asks for, and the page's
-visibility and whether the player has clicked yet are faked the same way. A chime and a buzz come when the turn becomes the player's,
-unless the sound is off (remembered); a notification only while the page is hidden; nothing for
-the bots' turns in between; and notifications are asked for on the first click, never on load.
+visibility and whether the player has clicked yet are faked the same way. A chime and a buzz come
+when the turn becomes the player's, once they have clicked on the page and unless the sound is off
+(remembered); a notification only while the page is hidden; nothing for the bots' turns in
+between; and notifications are asked for on the first click, never on load.
 """
 
 from __future__ import annotations
