@@ -7,11 +7,12 @@ its analysis, a score sheet with hands), then:
 - **Lighthouse** (``bench/lighthouse``, pinned by its ``package-lock.json``; ``npm ci`` there
   installs it) on each page, on the system's Chromium (``CHROME_PATH``), headless: its mobile
   preset with the browser in Hebrew, its desktop preset in English. Printed: the four category
-  scores (performance, accessibility, best practices, SEO) of each page and preset, the audits
-  that cost points, and in brackets Lighthouse's advice that counts for no score. Chromium
-  resolves no host name but 127.0.0.1 (``--host-resolver-rules``), so neither it nor the page
-  can reach anything beyond the server; every request Lighthouse saw is checked to be to that
-  server, and Lighthouse sends no error reports.
+  scores (performance, accessibility, best practices, SEO) of each page and preset and its
+  cumulative layout shift (the most of the runs), the audits that cost points, and in brackets
+  Lighthouse's advice that counts for no score. Chromium resolves no host name but 127.0.0.1
+  (``--host-resolver-rules``), so neither it nor the page can reach anything beyond the server;
+  every request Lighthouse saw is checked to be to that server, and Lighthouse sends no error
+  reports.
 - **axe-core** (the same check as ``tests/e2e/test_accessibility.py``, WCAG 2.1 A and AA) on each
   page in Hebrew at 375x812 and in English at 1280x800: the violations by impact, and in
   brackets those of axe's own best practices, which are not WCAG's.
@@ -153,8 +154,11 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 median = {c: round(statistics.median(r[c] for r in runs)) for c in CATEGORIES}
                 report["lighthouse"].setdefault(page.name, {})[preset] = {
                     "scores": median, "runs": runs, "findings": sorted({f for r in results for f in findings(r, True)}),
-                    "advice": sorted({f for r in results for f in findings(r, False)})}
-                print(f"{page.name:17} {preset:8} " + "  ".join(f"{c} {median[c]:3}" for c in CATEGORIES), flush=True)
+                    "advice": sorted({f for r in results for f in findings(r, False)}),
+                    # the most the page moved of itself in any run (a score of 100 hides anything under 0.1)
+                    "cls": max(r["audits"]["cumulative-layout-shift"]["numericValue"] for r in results)}
+                print(f"{page.name:17} {preset:8} " + "  ".join(f"{c} {median[c]:3}" for c in CATEGORIES)
+                      + f"  CLS {report['lighthouse'][page.name][preset]['cls']:.3f}", flush=True)
         report["axe"] = axe_summary(tour, pages, presets)
     print_report(report, presets)
     return report
@@ -162,11 +166,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
 def print_report(report: dict[str, Any], presets: list[str]) -> None:
     print("\nLighthouse (median of the runs; the audits that cost points, [and advice that counts for none]):")
-    print(f"| page | preset | {' | '.join(CATEGORIES)} |")
-    print("|" + " --- |" * (2 + len(CATEGORIES)))
+    print(f"| page | preset | {' | '.join(CATEGORIES)} | CLS |")
+    print("|" + " --- |" * (3 + len(CATEGORIES)))
     for page, by_preset in report["lighthouse"].items():
         for preset, found in by_preset.items():
-            print(f"| {page} | {preset} | " + " | ".join(str(found["scores"][c]) for c in CATEGORIES) + " |")
+            print(f"| {page} | {preset} | " + " | ".join(str(found["scores"][c]) for c in CATEGORIES)
+                  + f" | {found['cls']:.3f} |")
     for page, by_preset in report["lighthouse"].items():
         for preset, found in by_preset.items():
             print(f"  {page} {preset}: {', '.join(found['findings']) or 'nothing'} [{', '.join(found['advice'])}]")

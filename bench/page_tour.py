@@ -1,13 +1,14 @@
 """Every page of the web app in the state a player sees it, on a running ``whist serve``, and
 axe-core's check of a page: shared by ``bench/page_audit.py`` (Lighthouse and axe figures) and
-``tests/e2e/test_accessibility.py`` (no serious or critical axe violation on any page).
+``tests/e2e/test_accessibility.py`` (no axe violation on any page, of any impact).
 
 ``make_tour(url)`` makes, through the API and the table's WebSocket as a player's browser would:
 a guest, a table waiting for the guest's trump call (the auction), a table waiting for the
 guest's card (the play), a finished one-hand game with its analysis searched (the replay finds
-it kept), and a score sheet with two hands. Its pages are the lobby signed out and signed in,
-both tables, the replay at a card of the hand, the history, the leaderboard, the list of sheets
-and the sheet.
+it kept), a table at each of the guest's other calls (a Frisch, the contract bidding), and a
+score sheet with two hands. Its pages are the lobby signed out and signed in, every table, the
+replay at a card of the hand, the history, the leaderboard, the list of sheets, the sheet, and
+the offline page (``last_card`` brings a table to the end of a hand, for a test to play it).
 
 axe-core comes with the PyPI package ``axe-playwright-python`` (its bundled ``axe.min.js``), run
 on the page through Playwright: no browser download, no npm.
@@ -44,7 +45,7 @@ SHEET_HANDS = [  # two Israeli Whist hands, as a scorer enters them (tests/serve
 # The rules axe-core checks: WCAG 2.0 and 2.1, levels A and AA (axe's own "best-practice" rules
 # are not WCAG's and are left to Lighthouse's accessibility score).
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-BLOCKING = ("serious", "critical")  # the impacts that fail the test; "moderate" and "minor" are reported
+BLOCKING = ("serious", "critical")  # page_audit.py counts these apart (the test fails on every impact)
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,11 @@ def make_tour(url: str, seed: int = 1) -> Tour:
     play_until(url, cookie, auction_id, lambda s: my_turn(s, "auction"), rng)
     playing_id = new_table(url, cookie)
     play_until(url, cookie, playing_id, lambda s: my_turn(s, "play"), rng)
+    # A Frisch comes when all four pass: the guest passes, hand after hand, until the bots do too.
+    frisch_id = new_table(url, cookie, hands=30)
+    play_until(url, cookie, frisch_id, lambda s: my_turn(s, "frisch"), rng, passing=True)
+    contract_id = new_table(url, cookie)
+    play_until(url, cookie, contract_id, lambda s: my_turn(s, "contract"), rng)
     sheet_id = sheet_with_hands(url, cookie)
     # The replay at the first card of the hand: the trick on the felt and the analysis's verdict.
     first_card = next(card["step"] for card in analysis["hands"][0]["cards"])
@@ -108,11 +114,14 @@ def make_tour(url: str, seed: int = 1) -> Tour:
         TourPage("lobby", "/", True, "#tables li"),
         TourPage("table-auction", f"/table/{auction_id}", True, "#actions:not([hidden]) button"),
         TourPage("table-play", f"/table/{playing_id}", True, "#hand .card:not([disabled])"),
+        TourPage("table-frisch", f"/table/{frisch_id}", True, "#table[data-phase=frisch] #hand .card:not([disabled])"),
+        TourPage("table-contract", f"/table/{contract_id}", True, "#table[data-phase=contract] #actions button"),
         TourPage("replay", f"/replay/{game_id}#hand=1&step={first_card}", True, "#analysis:not([hidden])"),
         TourPage("history", "/history", True, "[data-testid=game]"),
         TourPage("leaderboard", "/leaderboard", True, "[data-testid=board-row]"),
         TourPage("sheets", "/sheet", True, "[data-testid=sheet-item]"),
         TourPage("sheet", f"/sheet/{sheet_id}", True, "[data-testid=hand-row-2]"),
+        TourPage("offline", "/offline", False, "main:not([aria-busy])"),
     ]
     return Tour(url, cookie, pages)
 
@@ -126,15 +135,24 @@ def new_table(url: str, cookie: str, hands: int = 1) -> str:
     return table_id
 
 
+LAST_TRICK = 12  # tricks played before the last of a four-player hand
+
+
+def last_card(state: State) -> bool:
+    """The guest's turn at the hand's last trick: its card ends the hand."""
+    return my_turn(state, "play") and state["view"]["tricks_played"] == LAST_TRICK
+
+
 def my_turn(state: State, phase: str) -> bool:
     view = state["view"]
     return bool(view["phase"] == phase and view["player"] == state["you"] and view["legal"])
 
 
 def play_until(url: str, cookie: str, table_id: str, done: Callable[[State], bool], rng: random.Random,
-               seconds: float = 120.0) -> State:
-    """The guest's seat plays a random legal action at each turn, over the table's WebSocket, until a
-    state is ``done``; returns it (the table then waits there: it is the guest's turn, or over)."""
+               seconds: float = 120.0, passing: bool = False) -> State:
+    """The guest's seat plays a random legal action at each turn (a pass where it may, if
+    ``passing``), over the table's WebSocket, until a state is ``done``; returns it (the table then
+    waits there: it is the guest's turn, or over)."""
     socket_url = url.replace("http://", "ws://") + f"/ws/tables/{table_id}"
     deadline = time.monotonic() + seconds
     acted = -1
@@ -152,7 +170,8 @@ def play_until(url: str, cookie: str, table_id: str, done: Callable[[State], boo
             view = message["view"]
             if view["player"] == message["you"] and view["legal"] and message["version"] != acted:
                 acted = message["version"]
-                action = rng.choice(view["legal"])["action"]
+                passes = [item for item in view["legal"] if passing and item["name"] == "pass"]
+                action = (passes or [rng.choice(view["legal"])])[0]["action"]
                 socket.send(json.dumps({"type": "act", "action": action, "version": acted, "id": f"a{acted}"}))
 
 

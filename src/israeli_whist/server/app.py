@@ -30,21 +30,21 @@ from israeli_whist.server.replies import JSONReply, Refused, install_error_handl
 from israeli_whist.server.sessions import Sessions, install_sessions
 from israeli_whist.server.settings import ServerSettings
 from israeli_whist.server.thinking import make_thinkers
+from israeli_whist.server.webapp import install_webapp
 
 STATIC = Path(__file__).with_name("static")
 # Pages are static files; each reads what it shows from the API.
 PAGES = {"/": "index.html", "/table/{table_id}": "table.html", "/replay/{table_id}": "replay.html",
          "/history": "history.html", "/leaderboard": "leaderboard.html", "/sheet": "sheet.html",
-         "/sheet/{sheet_id}": "sheet.html"}
+         "/sheet/{sheet_id}": "sheet.html", "/offline": "offline.html"}
 
 # Pages and static files keep their names from one version to the next: a browser asks again each
 # time (a 304 while a static file's ETag still matches) rather than guess how long its copy is good
 # for, which after an upgrade would run an old script against the new server.
 REVALIDATE = "no-cache"
 
-# A spade, so that browsers stop asking for a missing icon.
-FAVICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><text x="1" y="14" font-size="15">'
-           '\u2660</text></svg>')
+# The app's icon (static/icons), for browsers that ask for /favicon.ico whatever the page links.
+FAVICON = STATIC / "icons" / "favicon-32.png"
 
 
 def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastAPI:
@@ -100,7 +100,9 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:
-        return Response(FAVICON, media_type="image/svg+xml")
+        return FileResponse(FAVICON, media_type="image/png", headers={"Cache-Control": REVALIDATE})
+
+    install_webapp(app, STATIC, REVALIDATE)
 
     for path, page in PAGES.items():
         app.add_api_route(path, _page(page), include_in_schema=False)

@@ -4,7 +4,9 @@
   WebSocket included: CSP's ``'self'`` covers ``ws:``/``wss:`` to the same host) from this
   server only; no inline script or style, no plugin, no ``<base>``; forms post only here; and
   no page may be framed by any other (``frame-ancestors 'none'``, with ``X-Frame-Options`` for
-  older browsers): a table in a stranger's frame could be clicked through (clickjacking).
+  older browsers): a table in a stranger's frame could be clicked through (clickjacking). The
+  app's manifest and its service worker (``webapp.py``) come from here too (``manifest-src``,
+  ``worker-src``: said outright, not left to ``default-src``).
 - ``X-Content-Type-Options: nosniff``: a JSON answer is never run as a script or a style.
 - ``Referrer-Policy: no-referrer``: an invite link holds its table's secret in the URL.
 - ``Cross-Origin-Opener-Policy`` and ``Cross-Origin-Resource-Policy`` ``same-origin``: another
@@ -29,7 +31,8 @@ log = logging.getLogger("whist.server")
 
 CONTENT_SECURITY_POLICY = "; ".join([
     "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "font-src 'self'",
-    "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+    "connect-src 'self'", "manifest-src 'self'", "worker-src 'self'",
+    "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
 ])
 HSTS = "max-age=31536000"  # a year
 

@@ -56,6 +56,9 @@ const whist = (() => {
     const lang = language();
     document.documentElement.lang = lang;
     document.documentElement.dir = lang === "he" ? "rtl" : "ltr";
+    // The app installed from this page is named in its language (server/webapp.py).
+    const manifest = document.querySelector("link[rel=manifest]");
+    if (manifest) manifest.href = `/manifest.webmanifest?lang=${lang}`;
   }
 
   // Sets lang and dir on <html> and fills every element that has a data-t key.
@@ -175,3 +178,12 @@ whist.presetLabel = function presetLabel(name) {
   const about = whist.t(`preset.${name}.about`);
   return about === `preset.${name}.about` ? whist.t(`preset.${name}`) : `${whist.t(`preset.${name}`)} (${about})`;
 };
+
+// The service worker (served as /sw.js, server/webapp.py): the site installs as an app, and a page
+// opened without a connection says that the table needs one. Registered once the page has loaded,
+// so that it never competes with the page's own requests.
+if ("serviceWorker" in navigator) {
+  window.addEventListener("load", () => {
+    navigator.serviceWorker.register("/sw.js").catch((error) => console.error("No service worker:", error));
+  });
+}

@@ -761,6 +761,7 @@ function setState(message) {
   noteNewHands();
   render();
   renderInvite();
+  tableAlerts.turn(isMyTurn());  // alerts.js: a chime, a buzz, a notification when it becomes ours
 }
 
 // Drawing ------------------------------------------------------------------------------------
@@ -795,6 +796,7 @@ function render() {
 async function start() {
   whist.applyLanguage();
   whist.initTopBar();
+  document.querySelector(".status-bar").append(tableAlerts.toggle());  // alerts.js: the sound's switch
   $("status").textContent = whist.t("status.connecting");
   setConnected(false);
   $("connection").textContent = "";
