@@ -83,8 +83,12 @@ def take_turn(page: Page, data: dict[str, str] | None = None) -> bool:
         page.locator("#actions [data-kind=bid]" if bid else "#actions [data-name=pass]").first.click()
     elif phase == "contract":
         page.locator("#actions [data-kind=contract]").first.click()
-    elif phase == "frisch":
-        page.locator(ENABLED_CARD).first.click()
+    elif phase == "frisch":  # three cards picked, then the pass confirmed
+        confirm = page.get_by_test_id("frisch-confirm")
+        if confirm.is_enabled():
+            confirm.click()
+        else:
+            page.locator(f"{ENABLED_CARD}:not(.selected)").first.click()
     else:
         check_follow_suit(page)
         page.locator(ENABLED_CARD).first.click()
@@ -174,8 +178,9 @@ def test_four_guests_play_a_hand_through_the_pages(browser: Browser, server: Run
         ann.get_by_test_id("last-trick-button").click()
         expect(ann.get_by_test_id("last-trick").locator(".played")).to_have_count(4)
         clicks += play_until(pages, game_over(pages))
-        # Four passes, 4 x 3 Frisch cards, a bid and three passes, four contracts, 52 cards: one click each.
-        assert clicks == 4 + 12 + 4 + 4 + 52
+        # Four passes, 4 x (3 Frisch cards and the pass confirmed), a bid and three passes, four
+        # contracts, 52 cards: one click each.
+        assert clicks == 4 + 4 * 4 + 4 + 4 + 52
         for page in pages:
             check_hand_summary(page)
             expect(page.get_by_test_id("status")).to_have_text("Game over")

@@ -20,12 +20,14 @@ from typing import Any
 
 import httpx2
 import pytest
+from bench_kit import load_bench
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 from server_kit import COOKIE, RealConn, connect_real
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 TIMEOUT_MS = 15_000
 HEBREW = re.compile(r"[\u0590-\u05FF]")
+tour_kit = load_bench("page_tour")  # its axe-core check, as tests/e2e/test_accessibility.py runs it
 
 VIEWPORTS: dict[str, tuple[ViewportSize, str]] = {
     "phone-he": ({"width": 375, "height": 812}, "he-IL"),
@@ -139,6 +141,13 @@ def shoot(page: Page, name: str, phase: str) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}-{phase}.png"))
 
 
+def check_axe(page: Page) -> None:
+    """axe-core finds nothing wrong with the table as it is now, of any impact."""
+    results = tour_kit.axe_results(page)
+    assert results["passes"], "axe checked nothing"
+    assert not results["violations"], [tour_kit.describe(v) for v in results["violations"]]
+
+
 def check_layout(page: Page, name: str, phase: str) -> None:
     """The whole hand (and the call to make, if any) inside the viewport, nothing wider than it;
     and a screenshot of the phase."""
@@ -160,8 +169,9 @@ def check_layout(page: Page, name: str, phase: str) -> None:
     assert not facts["wide"], (name, phase, facts["wide"])
 
 
-def play_a_card(page: Page, touch: bool) -> None:
-    """The first legal card of the hand, played: on a touch screen the first tap only picks it."""
+def play_a_card(page: Page, touch: bool, by_button: bool = False) -> None:
+    """The first legal card of the hand, played: on a touch screen the first tap only picks it, and
+    a second tap on it (or the confirm button, with ``by_button``) plays it."""
     card = page.locator("#hand .card:not([disabled])").first
     mine = page.locator("#trick:not(.previous) .played[data-seat='0']")
     expect(page.get_by_test_id("confirm-play")).to_be_checked(checked=touch)
@@ -174,7 +184,7 @@ def play_a_card(page: Page, touch: bool) -> None:
         page.wait_for_timeout(300)  # time for a move to come back, were it sent
         expect(mine).to_have_count(0)
         assert table_data(page)["pending"] == "false"
-        picked.click()
+        (page.get_by_test_id("play-confirm") if by_button else picked).click()
     expect(page.locator(f"#hand .card[data-card='{number}']")).to_have_count(0)  # played
 
 
@@ -201,6 +211,35 @@ def check_held(page: Page) -> None:
         held = page.get_by_test_id(f"held-{seat}").locator(".backs")
         expect(held).to_have_attribute("data-count", str(count - (str(seat) in in_trick)))
         expect(held).to_be_in_viewport()
+
+
+def choose_frisch_cards(page: Page, conns: list[RealConn], name: str) -> None:
+    """Three Frisch cards picked, one put back and another picked (nothing sent until the confirm
+    button, which names the seat they go to), then confirmed: the three leave the hand together."""
+    confirm = page.get_by_test_id("frisch-confirm")
+    free = page.locator("#hand .card:not([disabled]):not(.selected)")
+    chosen = page.locator("#hand .card.selected")
+    for _ in range(3):
+        expect(confirm).to_be_disabled()
+        free.first.click()
+    expect(chosen).to_have_count(3)
+    expect(free).to_have_count(0)  # no fourth
+    first = chosen.first.get_attribute("data-card")
+    chosen.first.click()  # changed: put back
+    expect(chosen).to_have_count(2)
+    expect(confirm).to_be_disabled()
+    page.locator(f"#hand .card:not(.selected):not([data-card='{first}']):not([disabled])").first.click()
+    page.wait_for_timeout(300)  # time for a card to come back, were it sent
+    assert table_data(page)["pending"] == "false"
+    expect(page.locator("#hand .card")).to_have_count(13)
+    picks = chosen.evaluate_all("els => els.map(e => e.dataset.card)")
+    assert first not in picks and len(picks) == 3, picks
+    expect(confirm).to_contain_text("Ben")
+    shoot(page, name, "frisch-chosen")
+    confirm.click()
+    until(page, conns, lambda d: d["phase"] != "frisch")  # the others choose theirs
+    for card in picks:
+        expect(page.locator(f"#hand .card[data-card='{card}']")).to_have_count(0)
 
 
 @pytest.fixture
@@ -241,15 +280,21 @@ def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: An
         # The first trump auction: the three others pass, then the page passes too.
         until(page, conns, my_turn("auction"))
         check_layout(page, name, "auction")
+        jump = page.get_by_test_id("calls-jump")  # the calls, one tap away where they are below the hand
+        if name.startswith("phone"):
+            jump.click()
+            expect(page.get_by_test_id("calls")).to_be_in_viewport(ratio=1)
+            page.evaluate("window.scrollTo(0, 0)")
+        else:
+            expect(jump).to_be_hidden()  # beside the felt, in view
+            expect(page.get_by_test_id("calls")).to_be_in_viewport()
         page.locator("#actions [data-name=pass]").click()
 
         # The Frisch: three cards, chosen on the page.
         until(page, conns, my_turn("frisch"))
         check_layout(page, name, "frisch")
         expect(page.get_by_test_id("status")).to_contain_text("Ben")  # to whom: Frisch cards go left
-        for _ in range(3):
-            until(page, conns, my_turn("frisch"))
-            page.locator("#hand .card:not([disabled]):not(.selected)").first.click()
+        choose_frisch_cards(page, conns, name)
 
         # The auction after the Frisch, with the picker: a level, then a suit.
         until(page, conns, my_turn("auction"))
@@ -299,10 +344,19 @@ def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: An
         assert page.evaluate(MOVING, "#trick.previous .played") == 4
         shoot(page, name, "finished-trick")
         cdp.send("Animation.setPlaybackRate", {"playbackRate": 1})
+        # The trick just played, on the felt until the next card and in the last trick's panel:
+        # its cards faded, the names under them legible (axe's contrast check, once nothing moves).
+        page.wait_for_function("() => document.getAnimations().length === 0")
+        expect(page.locator("#trick.previous .played")).to_have_count(4)
+        check_axe(page)
+        page.get_by_test_id("last-trick-button").click()
+        expect(page.get_by_test_id("last-trick").locator(".played")).to_have_count(4)
+        check_axe(page)
+        page.get_by_test_id("last-trick-button").click()
         page.emulate_media(reduced_motion="reduce")
         until(page, conns, lambda d: int(d.get("tricksPlayed", "0")) >= 1 and my_turn("play")(d))
         check_layout(page, name, "play-trick-2")
-        play_a_card(page, touch)
+        play_a_card(page, touch, by_button=True)
         assert page.evaluate("() => document.getAnimations().length") == 0  # reduced motion: nothing moves
         check_held(page)
         check_felt_state(page, "♥", "7♥")
@@ -321,4 +375,5 @@ def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: An
         expect(summary).to_be_in_viewport()
         expect(page.get_by_test_id("felt")).to_be_in_viewport()
         shoot(page, name, "end-of-hand")
+        check_axe(page)
         assert not errors, errors

@@ -39,6 +39,10 @@ log = logging.getLogger("whist.server")
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
+# A bot's wait, in bot delays, where the pages have more to show than one move (see _pause_in_delays).
+TRICK_OVER_DELAYS = 2
+HAND_OVER_DELAYS = 4
+
 
 class ActionRefused(Exception):
     """An action that was not taken; ``code`` is for programs, the message for people."""
@@ -310,6 +314,17 @@ class LiveTable:
         """The bots that act now: at bot seats, and the stand-ins of players away from theirs."""
         return {seat.number: self.bots[seat.number] for seat in self.seats if self._bot_plays(seat)}
 
+    def _pause_in_delays(self) -> int:
+        """How many bot delays a bot waits before its step: longer where the pages have something
+        to show first. After a trick's last card the page holds the whole trick, then sends it to
+        its winner (static/motion.js: about 1.3 s); at a new hand the last one's summary is read."""
+        hand = self.match.hand
+        if self.match.results and not hand.action_log:
+            return HAND_OVER_DELAYS
+        if hand.tricks and not hand.trick:
+            return TRICK_OVER_DELAYS
+        return 1
+
     @staticmethod
     def _bot_plays(seat: Seat) -> bool:
         return seat.is_bot or seat.away
@@ -320,7 +335,7 @@ class LiveTable:
         while not self.closed and bot_to_act(self.match.hand, self._playing_bots()) is not None:
             seat_number = self.match.current_player
             if self.bot_delay > 0:
-                await asyncio.sleep(self.bot_delay)
+                await asyncio.sleep(self.bot_delay * self._pause_in_delays())
             if self.closed or self.match.current_player != seat_number:
                 continue
             version = self.version

@@ -8,8 +8,9 @@
 whist.motion = (() => {
   const REDUCED = window.matchMedia("(prefers-reduced-motion: reduce)");
   const FLIGHT_MS = 380;  // a bot's card is followed by eye, and done before the next can come
-  const TRICK_STAYS_MS = 900;  // the whole trick seen before it goes
-  const COLLECT_MS = 450;
+  // Flight, stay and collection end before a bot's next lead (server/live.py: two bot delays, 1.6 s).
+  const TRICK_STAYS_MS = 700;  // the whole trick seen before it goes
+  const COLLECT_MS = 400;
   const DEAL_MS = 300;
   const DEAL_STAGGER_MS = 25;
 
@@ -89,9 +90,11 @@ whist.motion = (() => {
         { transform: "none", opacity: 1, offset: (landing + TRICK_STAYS_MS) / total },
         { transform: `translate(${to.x - at.x}px, ${to.y - at.y}px) scale(.4)`, opacity: 0 },
       ], { duration: total, easing: "ease-in", fill: "forwards" }));
-      // Both hold their end (forwards), the second over the first: the trick stays faded in place.
-      played.animate([{ transform: "none", opacity: 0 }, { transform: "none", opacity: 0.55 }],
-        { duration: 300, delay: total, fill: "forwards" });
+      // Then it comes back in place, where table.css fades its card (not the name under it); both
+      // moves are dropped at the end, leaving the page's own style.
+      played.animate([{ transform: "none", opacity: 0 }, { transform: "none", opacity: 1 }],
+        { duration: 300, delay: total, fill: "forwards" }).finished
+        .then(() => played.getAnimations().forEach((animation) => animation.cancel()), () => {});
     }
   }
 

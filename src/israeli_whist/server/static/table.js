@@ -24,6 +24,12 @@ let summaryVersion = 0;  // the state's version when it was shown
 let lastTrickOpen = false;
 let turnKey = "";
 let pickedLevel = 0;  // the level chosen in the bid picker
+// The Frisch: the cards picked on this page and not sent yet (changeable until the pass is
+// confirmed), for the Frisch round named by frischKey; then the ones still to send, one by one.
+let frischDraft = [];
+let frischKey = "";
+let frischQueue = [];
+let frischInFlight = null;  // the Frisch card sent and not yet in a state
 let turnStarted = 0;
 let errorTimer = null;
 let inviteChecked = false;
@@ -184,7 +190,8 @@ function renderTrick() {
   trick.classList.toggle("trick-4", view.players === 4);
   const items = plays.map(([seat, card]) => element("div", { className: `played at-${area(seat)}`, dataset: { seat: String(seat) } },
     [cardFace(card), element("bdi", { className: "played-by", text: seatName(seat) })]));
-  if (caption) items.push(element("div", { className: "trick-caption", text: caption }));
+  // The felt is laid out left to right; the caption reads in the page's direction.
+  if (caption) items.push(element("div", { className: "trick-caption", dir: document.documentElement.dir, text: caption }));
   if (view.turned_card >= 0 && !plays.length) {
     items.push(element("div", { className: "played turned" }, [cardFace(view.turned_card), element("span", { className: "played-by", text: whist.t("info.turned") })]));
   }
@@ -260,7 +267,7 @@ function renderStatus() {
   else if (view.phase === "auction") text = whist.t(mine ? "status.your_call" : "status.calls", { name });
   else if (view.phase === "frisch") {
     text = whist.t(mine ? "status.your_frisch" : "status.frisch",
-      { name, round: view.frisch_round + 1, chosen: view.frisch_selected.length, to: view.frisch_to >= 0 ? seatName(view.frisch_to) : "" });
+      { name, round: view.frisch_round + 1, chosen: frischChosen().length, to: frischTo() });
   } else if (view.phase === "contract") text = whist.t(mine ? "status.your_contract" : "status.contract", { name });
   else if (view.phase === "play") text = whist.t(mine ? "status.your_play" : "status.play", { name });
   else text = whist.t("status.cancelled");
@@ -304,6 +311,11 @@ function actionButton(item, label, kind) {
 
 function renderActions() {
   const panel = $("actions");
+  if (frischMine()) {
+    panel.hidden = false;
+    panel.replaceChildren(frischConfirm());
+    return;
+  }
   const others = legalActions().filter((item) => item.action >= 52);
   panel.hidden = others.length === 0;
   if (!others.length) {
@@ -378,10 +390,77 @@ function strainLabel(level, strain) {
   return element("bdi", { className: "call" }, [number(level), ` ${whist.t("trump.nt")}`]);
 }
 
+// The Frisch, on this page -------------------------------------------------------------------
+
+// Whether it is this page's turn to choose Frisch cards (and none are on their way).
+function frischMine() {
+  return state.view.phase === "frisch" && isMyTurn();
+}
+
+// Whether confirmed Frisch cards are still on their way to the server.
+function frischSending() {
+  return frischQueue.length > 0 || frischInFlight !== null;
+}
+
+// The name of the seat the Frisch cards go to, or "" where the view does not say.
+function frischTo() {
+  return state.view.frisch_to >= 0 ? seatName(state.view.frisch_to) : "";
+}
+
+// The cards chosen in this Frisch round: those the server holds, then this page's picks.
+function frischChosen() {
+  const held = state.view.frisch_selected;
+  const sending = frischInFlight === null || held.includes(frischInFlight) ? [] : [frischInFlight];
+  return [...held, ...sending, ...frischDraft, ...frischQueue];
+}
+
+// A new Frisch round (or none) forgets the picks of the last one.
+function syncFrischDraft() {
+  const view = state.view;
+  const key = view.phase === "frisch" ? `${state.score.hands.length}/${view.frisch_round}` : "";
+  if (key !== frischKey || !isMyTurn()) {
+    frischKey = key;
+    frischDraft = [];
+    frischQueue = [];
+  }
+}
+
+// A card tapped in the Frisch: picked, or put back if it was picked; at most three in all.
+function toggleFrischCard(card) {
+  const at = frischDraft.indexOf(card);
+  if (at >= 0) frischDraft.splice(at, 1);
+  else if (frischChosen().length < 3) frischDraft.push(card);
+  render();
+}
+
+// "Pass to {name}": enabled once three cards are chosen; sends them one by one (see setState).
+function frischConfirm() {
+  const ready = frischChosen().length === 3 && frischDraft.length > 0 && !pending && !frischSending();
+  const button = element("button", { type: "button", className: "action frisch-confirm", disabled: !ready,
+    dataset: { testid: "frisch-confirm", kind: "frisch-confirm" } },
+  [whist.t("action.frisch_pass", { to: frischTo() })]);
+  button.addEventListener("click", () => {
+    frischQueue = frischDraft;
+    frischDraft = [];
+    sendFrischQueue();
+  });
+  return button;
+}
+
+function sendFrischQueue() {
+  if (frischQueue.length && state.view.phase === "frisch" && isMyTurn()) {
+    frischInFlight = frischQueue.shift();
+    act(frischInFlight);
+  } else {
+    frischQueue = [];
+  }
+}
+
 function renderHand() {
   const view = state.view;
   const legal = new Set(legalActions().filter((item) => item.action < 52).map((item) => item.action));
-  const selected = new Set(view.frisch_selected);
+  const frisch = frischMine();
+  const selected = new Set(frisch || view.phase === "frisch" ? frischChosen() : view.frisch_selected);
   const rounds = view.frisch_received.length;
   const received = new Set(rounds && view.phase !== "play" ? view.frisch_received[rounds - 1] : []);
   const hand = $("hand");
@@ -393,10 +472,15 @@ function renderHand() {
       current = { suit: whist.suitOf(card), el: element("div", { className: "suit-group" }) };
       groups.push(current.el);
     }
-    const button = element("button", { type: "button", className: "card", disabled: pending || !legal.has(card),
+    const sent = view.frisch_selected.includes(card);
+    // In the Frisch a picked card can be put back, and no fourth can be picked.
+    const tappable = frisch ? frischDraft.includes(card) || (legal.has(card) && selected.size < 3) : legal.has(card);
+    const button = element("button", { type: "button", className: "card",
+      disabled: pending || !tappable || (frisch && (sent || frischSending())),
       dataset: { card: String(card) }, "aria-label": whist.cardText(card) });
     if (legal.has(card)) button.classList.add("legal");
     if (selected.has(card)) button.classList.add("selected");
+    if (frisch && legal.has(card)) button.setAttribute("aria-pressed", String(selected.has(card)));
     if (received.has(card)) button.classList.add("received");
     if (view.phase === "play" && whist.deliberate.pickedIn(turnKey) === card) {
       button.classList.add("picked");
@@ -407,7 +491,9 @@ function renderHand() {
     current.el.append(button);
   }
   hand.replaceChildren(...groups);
-  $("play-hint").hidden = !(view.phase === "play" && legal.size > 0 && whist.deliberate.pickedIn(turnKey) !== null);
+  const picked = view.phase === "play" && legal.size > 0 ? whist.deliberate.pickedIn(turnKey) : null;
+  $("play-hint").hidden = picked === null;
+  $("play-confirm").disabled = picked === null || pending;
 
   const info = $("frisch-info");
   const show = rounds > 0 && ["auction", "frisch", "contract"].includes(view.phase);
@@ -421,8 +507,15 @@ function renderHand() {
 
 // A card of the hand tapped: in the play, where deliberate play is on, the first tap picks it.
 function tapCard(card) {
-  if (state.view.phase !== "play" || whist.deliberate.tap(card, turnKey)) act(card);
+  if (frischMine()) toggleFrischCard(card);
+  else if (state.view.phase !== "play" || whist.deliberate.tap(card, turnKey)) act(card);
   else renderHand();
+}
+
+// The confirm button under the hand: plays the card picked by a first tap.
+function playPicked() {
+  const picked = whist.deliberate.pickedIn(turnKey);
+  if (picked !== null && whist.deliberate.tap(picked, turnKey)) act(picked);
 }
 
 function renderCalls() {
@@ -430,6 +523,7 @@ function renderCalls() {
   const panel = $("calls");
   const show = view.calls.length > 0 && ["auction", "frisch", "contract"].includes(view.phase);
   panel.hidden = !show;
+  $("calls-jump").hidden = !show;
   if (!show) return;
   const rounds = new Map();
   for (const [round, seat, name] of view.calls) {
@@ -741,6 +835,8 @@ function receive(message) {
     setState(message);
   } else if (message.type === "error") {
     pending = false;
+    frischQueue = [];  // the server refused one: the rest are not sent
+    frischInFlight = null;
     showError(message.code, message.message);
     if (message.state) setState(message.state);
     else render();
@@ -759,8 +855,11 @@ function setState(message) {
     pickedLevel = 0;  // a new turn shows the lowest level again
   }
   noteNewHands();
+  frischInFlight = null;
+  syncFrischDraft();
   render();
   renderInvite();
+  if (frischQueue.length) sendFrischQueue();  // the next of the Frisch cards confirmed together
   tableAlerts.turn(isMyTurn());  // alerts.js: a chime, a buzz, a notification when it becomes ours
 }
 
@@ -804,6 +903,8 @@ async function start() {
   $("watch-only").addEventListener("click", () => { watching = true; renderJoin(); });
   $("reconnect-now").addEventListener("click", () => { if (socket === null) connect(); });
   $("confirm-play").checked = whist.deliberate.on();
+  $("play-confirm").addEventListener("click", playPicked);
+  $("calls-jump").addEventListener("click", () => $("calls").scrollIntoView({ block: "start" }));
   $("confirm-play").addEventListener("change", () => { whist.deliberate.set($("confirm-play").checked); render(); });
   $("four-colour").checked = whist.cards.fourColour();
   $("four-colour").addEventListener("change", () => whist.cards.setFourColour($("four-colour").checked));
