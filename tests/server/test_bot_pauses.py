@@ -8,7 +8,6 @@ import random
 from pathlib import Path
 
 from israeli_whist.core.actions import Phase
-from israeli_whist.core.match import Match
 from israeli_whist.server.db import SeatRow, Store, TableRow
 from israeli_whist.server.live import HAND_OVER_DELAYS, TRICK_OVER_DELAYS, LiveTable
 from israeli_whist.server.workers import ThreadThinkers
