@@ -15,7 +15,7 @@ import pytest
 from e2e_kit import RunningServer, browser_page
 from playwright.sync_api import Browser, expect
 from server_kit import RealConn, connect_real
-from test_layout import guest_cookie, join, shoot
+from table_seats import guest_cookie, join, shoot
 
 
 def others_move(conns: list[RealConn]) -> None:

@@ -17,6 +17,7 @@ whist.motion = (() => {
   let before = null;  // what was on the page before this drawing: positions and cards
   let collected = "";  // the finished trick already sent to its winner
   let first = true;  // the page's first state is shown as it is: nothing was seen arriving
+  let dealt = "";  // the deal whose cards were seen arriving
 
   const centre = (rect) => ({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
   const rectOf = (selector) => {
@@ -42,15 +43,19 @@ whist.motion = (() => {
     ], { duration: FLIGHT_MS, easing: "cubic-bezier(.2, .7, .3, 1)" });
   }
 
-  // After the page drew `view`: animate the cards that came.
-  function drawn(view, finishedKey) {
+  // After the page drew `view`: animate the cards that came. `finishedKey` names the last trick
+  // finished, `dealKey` the deal (a deal thrown in and dealt again is a new one).
+  function drawn(view, finishedKey, dealKey) {
     const was = before;
     before = null;
     if (first) {
       first = false;
       collected = finishedKey;
+      dealt = dealKey;
       return;
     }
+    const newDeal = dealKey !== dealt;
+    dealt = dealKey;
     if (!was || REDUCED.matches) return;
     const trick = document.getElementById("trick");
     const arriving = [...trick.querySelectorAll(".played[data-seat]")].filter((played) => {
@@ -67,7 +72,7 @@ whist.motion = (() => {
       const from = was.hand.get(card) || rectOf(`#felt .seat[data-seat="${played.dataset.seat}"]`);
       if (from) lifted(played, travel(played, from));
     }
-    deal(was.hand);
+    if (newDeal) deal();
   }
 
   // Over the rest of the page (the hand's panel under the felt) while it moves.
@@ -98,10 +103,9 @@ whist.motion = (() => {
     }
   }
 
-  // A new deal (no card of the hand was held before): the cards arrive one after another.
-  function deal(held) {
+  // A new deal: the cards arrive one after another.
+  function deal() {
     const cards = [...document.querySelectorAll("#hand .card[data-card]")];
-    if (!cards.length || cards.some((el) => held.has(el.dataset.card))) return;
     cards.forEach((el, i) => el.animate([
       { transform: "translateY(-60px) scale(.7)", opacity: 0 },
       { transform: "none", opacity: 1 },

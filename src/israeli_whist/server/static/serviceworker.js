@@ -48,3 +48,15 @@ self.addEventListener("fetch", (event) => {
   if (request.mode === "navigate" && url.origin === self.location.origin) event.respondWith(pageOrOffline(request));
   else if (kept(url)) event.respondWith(networkFirst(request));
 });
+
+// A turn alert tapped (alerts.js shows it with the table's address): back to that table's page,
+// the open one if there is one, a new one otherwise.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  if (target.origin !== self.location.origin) return;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((client) => new URL(client.url).pathname === target.pathname);
+    return open ? open.focus() : self.clients.openWindow(target.href);
+  }));
+});

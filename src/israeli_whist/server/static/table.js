@@ -888,7 +888,7 @@ function render() {
   renderScore();
   renderSummary();
   renderStandings();
-  whist.motion.drawn(view, `${state.score.hands.length}/${view.tricks_played}`);
+  whist.motion.drawn(view, `${state.score.hands.length}/${view.tricks_played}`, String(state.score.hands.length));
   whist.drawn();
 }
 

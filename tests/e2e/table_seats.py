@@ -1,0 +1,86 @@
+"""The test's own seats at a table the page under test sits at: guests made and seated over the
+API, their moves made over their own WebSockets whenever it is their turn, while the page is read
+through the table's data attributes; and the screenshots the tests write for a person to look at."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx2
+from playwright.sync_api import Page
+from server_kit import COOKIE, RealConn
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+
+
+# How many of the elements ``selector`` finds are moving (a running animation on them).
+MOVING = """(selector) => [...document.querySelectorAll(selector)].filter(
+  (el) => el.getAnimations().some((a) => a.playState === "running")).length"""
+
+
+def guest_cookie(base_url: str, name: str) -> str:
+    response = httpx2.post(base_url + "/api/guest", json={"name": name})
+    assert response.status_code == 200, response.text
+    return response.cookies[COOKIE]
+
+
+def join(base_url: str, cookie: str, table_id: str, seat: int) -> None:
+    response = httpx2.post(f"{base_url}/api/tables/{table_id}/join", json={"seat": seat},
+                           cookies={COOKIE: cookie})
+    assert response.status_code == 200, response.text
+
+
+def seat_of(conn: RealConn) -> int:
+    seat: int = conn.state["you"]
+    return seat
+
+
+def others_act(conns: list[RealConn]) -> bool:
+    """Each of the test's seats whose turn it is acts once: pass in every auction, the first legal
+    Frisch card, contract and card. True if one acted."""
+    acted = False
+    for conn in conns:
+        conn.quiet(0.01)
+        view = conn.state["view"]
+        if conn.state["score"]["over"] or view["player"] != seat_of(conn) or not view["legal"]:
+            continue
+        names = {item["name"]: item["action"] for item in view["legal"]}
+        action = names["pass"] if "pass" in names else view["legal"][0]["action"]
+        reply = conn.act(action, message_id=f"{seat_of(conn)}-{conn.state['version']}")
+        assert reply["type"] == "ack", reply
+        acted = True
+    return acted
+
+
+def table_data(page: Page) -> dict[str, str]:
+    data: dict[str, str] = page.evaluate("() => ({...document.getElementById('table').dataset})")
+    return data
+
+
+def until(page: Page, conns: list[RealConn], done: Callable[[dict[str, str]], bool], seconds: float = 30.0,
+          one_by_one: bool = False) -> None:
+    """The test's seats play on until the page's state is ``done``; ``one_by_one``: looking after
+    each move, so that the state is caught before the next one."""
+    deadline = time.monotonic() + seconds
+    while not done(data := table_data(page)):
+        assert time.monotonic() < deadline, data
+        acted = False
+        for conn in conns:
+            acted = others_act([conn]) or acted
+            if one_by_one and acted:
+                time.sleep(0.3)  # the page's state follows the move before the next one
+                break
+        if not acted:
+            time.sleep(0.02)
+
+
+def my_turn(phase: str) -> Callable[[dict[str, str]], bool]:
+    return lambda d: d.get("phase") == phase and d.get("myTurn") == "true" and d.get("pending") == "false"
+
+
+def shoot(page: Page, name: str, phase: str) -> None:
+    page.evaluate("window.scrollTo(0, 0)")  # as the page comes, not scrolled by a test's click
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-{phase}.png"))
