@@ -229,8 +229,10 @@ def serve(
     grace: Annotated[float, typer.Option(
         envvar="WHIST_GRACE", min=0,
         help="Seconds before a bot plays for a player who left.")] = ServerSettings.grace_seconds,
-    bot_delay: Annotated[float, typer.Option(envvar="WHIST_BOT_DELAY", min=0,
-                                             help="Seconds a bot waits before each move.")] = ServerSettings.bot_delay,
+    bot_delay: Annotated[float, typer.Option(
+        envvar="WHIST_BOT_DELAY", min=0,
+        help="Seconds a bot waits before each move (twice that after a trick, four times at a new hand, "
+             "for the pages to show them).")] = ServerSettings.bot_delay,
     bot_workers: Annotated[int | None, typer.Option(
         envvar="WHIST_BOT_WORKERS", min=0, max=MAX_BOT_WORKERS,
         help="Processes the bots and the analyses run in; 0: threads of the web process. Default: one per core.")
