@@ -95,6 +95,9 @@ whist.motion = (() => {
         { transform: "none", opacity: 1, offset: (landing + TRICK_STAYS_MS) / total },
         { transform: `translate(${to.x - at.x}px, ${to.y - at.y}px) scale(.4)`, opacity: 0 },
       ], { duration: total, easing: "ease-in", fill: "forwards" }));
+      // Whole, not yet faded as a past trick (table.css), while it stays and goes.
+      const face = played.querySelector(".card-face");
+      if (face) face.animate([{ opacity: 1 }, { opacity: 1 }], { duration: total });
       // Then it comes back in place, where table.css fades its card (not the name under it); both
       // moves are dropped at the end, leaving the page's own style.
       played.animate([{ transform: "none", opacity: 0 }, { transform: "none", opacity: 1 }],
