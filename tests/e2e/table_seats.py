@@ -5,12 +5,14 @@ through the table's data attributes; and the screenshots the tests write for a p
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from pathlib import Path
+from typing import Any
 
 import httpx2
-from playwright.sync_api import Page
-from server_kit import COOKIE, RealConn
+from playwright.sync_api import Page, expect
+from server_kit import COOKIE, RealConn, connect_real
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 
@@ -84,3 +86,27 @@ def shoot(page: Page, name: str, phase: str) -> None:
     page.evaluate("window.scrollTo(0, 0)")  # as the page comes, not scrolled by a test's click
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}-{phase}.png"))
+
+
+def sit_with_people(page: Page, base_url: str, stack: ExitStack, *, name: str = "Noa",
+                    others: Sequence[str] = ("Ben", "Dana", "Eli"), options: dict[str, Any] | None = None,
+                    ) -> list[RealConn]:
+    """The page's guest ``name`` at seat 0 of a new Israeli Whist table of four people (one hand,
+    and ``options``), the ``others`` at seats 1 to 3 over their own sockets (closed with
+    ``stack``): their connections, once the page shows the table with its 13 cards."""
+    response = page.request.post(base_url + "/api/guest", data={"name": name})
+    assert response.ok, response.text()
+    response = page.request.post(base_url + "/api/tables", data={
+        "game": "israeli", "options": {"hands": 1, **(options or {})}, "seats": [{"kind": "human"}] * 4,
+        "take_seat": 0})
+    assert response.status == 201, response.text()
+    table_id = response.json()["id"]
+    conns = []
+    for seat, guest in enumerate(others, start=1):
+        cookie = guest_cookie(base_url, guest)
+        join(base_url, cookie, table_id, seat)
+        conns.append(stack.enter_context(connect_real(base_url, cookie, table_id)))
+    page.goto(f"{base_url}/table/{table_id}")
+    expect(page.locator("#table")).to_have_attribute("data-you", "0")
+    expect(page.locator("#hand .card")).to_have_count(13)
+    return conns

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from bench_kit import load_bench
 from playwright.sync_api import Browser, Page, ViewportSize, expect
-from server_kit import RealConn, connect_real
-from table_seats import MOVING, guest_cookie, join, my_turn, others_act, shoot, table_data, until
+from server_kit import RealConn
+from table_seats import MOVING, my_turn, others_act, shoot, sit_with_people, table_data, until
 
 TIMEOUT_MS = 15_000
 HEBREW = re.compile(r"[\u0590-\u05FF]")
@@ -189,20 +189,8 @@ def test_the_hand_stays_in_view_through_every_phase(browser: Browser, server: An
     with ExitStack() as stack:
         stack.callback(context.close)
         page.goto(server.url + "/")
-        response = page.request.post(server.url + "/api/guest", data={"name": "Noa Bat-Sheva Levi-Montalcini"})
-        assert response.ok, response.text()
-        response = page.request.post(server.url + "/api/tables", data={
-            "game": "israeli", "options": {"hands": 1}, "seats": [{"kind": "human"}] * 4, "take_seat": 0})
-        assert response.status == 201, response.text()
-        table_id = response.json()["id"]
-        conns = []
-        for seat, guest in enumerate(["Ben", "Dana Rosenblum-Katz", "Eli"], start=1):
-            cookie = guest_cookie(server.url, guest)
-            join(server.url, cookie, table_id, seat)
-            conns.append(stack.enter_context(connect_real(server.url, cookie, table_id)))
-        page.goto(f"{server.url}/table/{table_id}")
-        expect(page.locator("#table")).to_have_attribute("data-you", "0")
-        expect(page.locator("#hand .card")).to_have_count(13)
+        conns = sit_with_people(page, server.url, stack, name="Noa Bat-Sheva Levi-Montalcini",
+                                others=["Ben", "Dana Rosenblum-Katz", "Eli"])
 
         # The first trump auction: the three others pass, then the page passes too.
         until(page, conns, my_turn("auction"))

@@ -14,8 +14,8 @@ from contextlib import ExitStack
 import pytest
 from e2e_kit import RunningServer, browser_page
 from playwright.sync_api import Browser, expect
-from server_kit import RealConn, connect_real
-from table_seats import guest_cookie, join, shoot
+from server_kit import RealConn
+from table_seats import shoot, sit_with_people
 
 
 def others_move(conns: list[RealConn]) -> None:
@@ -41,18 +41,7 @@ def others_move(conns: list[RealConn]) -> None:
 def test_the_forbidden_last_contract_is_shown_disabled_with_the_reason(
         browser: Browser, server: RunningServer, locale: str, width: int, reason: str) -> None:
     with browser_page(browser, server, locale=locale, width=width, height=800) as (_, page), ExitStack() as stack:
-        assert page.request.post(server.url + "/api/guest", data={"name": "Noa"}).ok
-        response = page.request.post(server.url + "/api/tables", data={
-            "game": "israeli", "options": {"hands": 1}, "seats": [{"kind": "human"}] * 4, "take_seat": 0})
-        assert response.status == 201, response.text()
-        table_id = response.json()["id"]
-        conns = []
-        for seat, name in enumerate(["Ben", "Dana", "Eli"], start=1):
-            cookie = guest_cookie(server.url, name)
-            join(server.url, cookie, table_id, seat)
-            conns.append(stack.enter_context(connect_real(server.url, cookie, table_id)))
-        page.goto(f"{server.url}/table/{table_id}")
-        expect(page.locator("#hand .card")).to_have_count(13)
+        conns = sit_with_people(page, server.url, stack)
         deadline = time.monotonic() + 30
         table = page.locator("#table")
         while table.get_attribute("data-phase") != "contract" or table.get_attribute("data-my-turn") != "true":

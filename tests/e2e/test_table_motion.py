@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, expect
-from server_kit import connect_real
-from table_seats import MOVING, guest_cookie, join, my_turn, table_data, until
+from table_seats import MOVING, my_turn, sit_with_people, table_data, until
 
 TIMEOUT_MS = 15_000
 
@@ -27,20 +26,7 @@ def test_a_new_deal_arrives_card_by_card(browser: Browser, server: Any, reduced:
     with ExitStack() as stack:
         stack.callback(context.close)
         page.goto(server.url + "/")
-        response = page.request.post(server.url + "/api/guest", data={"name": "Noa"})
-        assert response.ok, response.text()
-        response = page.request.post(server.url + "/api/tables", data={
-            "game": "israeli", "options": {"hands": 1, "frisch_rounds": 0}, "seats": [{"kind": "human"}] * 4,
-            "take_seat": 0})
-        assert response.status == 201, response.text()
-        table_id = response.json()["id"]
-        conns = []
-        for seat, guest in enumerate(["Ben", "Dana", "Eli"], start=1):
-            cookie = guest_cookie(server.url, guest)
-            join(server.url, cookie, table_id, seat)
-            conns.append(stack.enter_context(connect_real(server.url, cookie, table_id)))
-        page.goto(f"{server.url}/table/{table_id}")
-        expect(page.locator("#hand .card")).to_have_count(13)
+        conns = sit_with_people(page, server.url, stack, options={"frisch_rounds": 0})
         first_deal = page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
         assert page.evaluate(MOVING, "#hand .card") == 0  # the page as it opens: nothing comes in
 
