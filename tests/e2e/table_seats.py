@@ -110,3 +110,12 @@ def sit_with_people(page: Page, base_url: str, stack: ExitStack, *, name: str = 
     expect(page.locator("#table")).to_have_attribute("data-you", "0")
     expect(page.locator("#hand .card")).to_have_count(13)
     return conns
+
+
+def frisch_step(page: Page) -> None:
+    """One click of the page's Frisch: "Pass to …" once three cards are picked, else the next card."""
+    confirm = page.get_by_test_id("frisch-confirm")
+    if confirm.is_enabled():
+        confirm.click()
+    else:
+        page.locator("#hand .card:not([disabled]):not(.selected)").first.click()

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from e2e_kit import TIMEOUT_MS, RunningServer, browser_page
 from playwright.sync_api import Browser, Page, expect
+from table_seats import frisch_step
 
 GAME_SECONDS = 90.0
 HEBREW = re.compile(r"[\u0590-\u05FF]")
@@ -84,11 +85,7 @@ def take_turn(page: Page, data: dict[str, str] | None = None) -> bool:
     elif phase == "contract":
         page.locator("#actions [data-kind=contract]").first.click()
     elif phase == "frisch":  # three cards picked, then the pass confirmed
-        confirm = page.get_by_test_id("frisch-confirm")
-        if confirm.is_enabled():
-            confirm.click()
-        else:
-            page.locator(f"{ENABLED_CARD}:not(.selected)").first.click()
+        frisch_step(page)
     else:
         check_follow_suit(page)
         page.locator(ENABLED_CARD).first.click()

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from e2e_kit import browser_page
 from playwright.sync_api import Browser, Locator, Page, expect
+from table_seats import frisch_step
 
 
 @contextmanager
@@ -83,8 +84,10 @@ def play_one_move(page: Page) -> None:
         page.locator("#actions [data-name=pass]").click()
     elif data["phase"] == "contract":
         page.locator("#actions [data-kind=contract]").first.click()
+    elif data["phase"] == "frisch":
+        frisch_step(page)
     else:
-        page.locator("#hand .card:not([disabled]):not(.selected)").first.click()
+        page.locator("#hand .card:not([disabled])").first.click()
 
 
 @pytest.mark.parametrize("width", [1280, 375])
