@@ -114,7 +114,7 @@ def test_the_sheet_in_hebrew_is_right_to_left(server: Any, browser: Browser) -> 
     page = open_page(browser, server.url + "/sheet", PHONE, locale="he-IL")
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
     expect(page.locator("html")).to_have_attribute("lang", "he")
-    expect(page.get_by_test_id("create-sheet")).to_have_text("פתיחת הגיליון")
+    expect(page.get_by_test_id("create-sheet")).to_have_text("פתיחת הדף")
     create_sheet(page, "israeli", ["אנה", "בני", "דנה", "עידו"])
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
     expect(page.get_by_test_id("hand-heading")).to_contain_text("יד 1")

@@ -1,5 +1,6 @@
 """The pages' words: one catalogue per language (static/i18n/en.json and he.json), complete in both,
-in the words Israeli players use. A text for every refusal the server sends by code: test_refusal_codes.py."""
+in the words Israeli players use, every count of a noun in its plural forms (plural_forms.py). A text for
+every refusal the server sends by code: test_refusal_codes.py."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from plural_forms import NEEDED, counts_outside_plurals, placeholders, plural_selects
 
 from israeli_whist.server.app import create_app
 from israeli_whist.server.settings import ServerSettings
@@ -16,9 +18,9 @@ from israeli_whist.server.settings import ServerSettings
 SERVER = Path(__file__).resolve().parents[2] / "src" / "israeli_whist" / "server"
 STATIC = SERVER / "static"
 LANGUAGES = ("en", "he")
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
-# A bet and a gambler, an auction bought at a sale, no trump as "without a trump": not the game's words.
-BANNED = ("הימור", "מהמר", "מכרז", "בלי שליט")
+# A bet and a gambler, an auction bought at a sale, no trump as "without a trump": not the game's words;
+# and the score sheet has one name, «דף ניקוד» (not «גיליון»).
+BANNED = ("הימור", "מהמר", "מכרז", "בלי שליט", "גיליון")
 
 
 def catalogue(language: str) -> dict[str, str]:
@@ -33,7 +35,38 @@ def test_every_key_is_in_both_catalogues_with_a_text_and_the_same_placeholders()
     assert list(english) == list(hebrew), "the same order in both, for a side-by-side review"
     for key in english:
         assert english[key].strip() and hebrew[key].strip(), f"{key}: an empty text"
-        assert set(PLACEHOLDER.findall(english[key])) == set(PLACEHOLDER.findall(hebrew[key])), key
+        assert placeholders(english[key]) == placeholders(hebrew[key]), key
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_count_of_a_noun_is_written_through_the_plural_forms(language: str) -> None:
+    """«1 ידיים שוחקו», "1 hands played", «קלף 1»: a number next to a counted noun is a plural select
+    (what counts as counted: plural_forms.py), and every select has its language's forms."""
+    words = catalogue(language)
+    assert {key: found for key, text in words.items() if (found := counts_outside_plurals(text, language))} == {}
+    selects = {key: plural_selects(text) for key, text in words.items()}
+    assert {key: sorted(NEEDED[language] - set(select.forms)) for key, found in selects.items() for select in found
+            if not NEEDED[language] <= set(select.forms)} == {}
+    # A text written by hand for one ("an.player_line_one" beside "an.player_line"): the select chooses.
+    assert [key for key in words if re.search(r"_(one|two)$", key)] == []
+    assert sum(map(len, selects.values())) >= 20  # the check reads the selects it is meant to
+
+
+def test_the_count_check_finds_a_count_outside_the_plural_forms() -> None:
+    assert counts_outside_plurals("{n} hands played", "en") == ["{n} hands"]
+    assert counts_outside_plurals("Dealer: {name} · 1 card each", "en") == ["1 card"]
+    assert counts_outside_plurals("{n} ידיים שוחקו", "he") == ["{n} ידיים"]
+    assert counts_outside_plurals("מחלק: {name} · קלף 1 לכל אחד", "he") == ["קלף 1"]
+    assert counts_outside_plurals("נותרו {s} שנ׳", "he") == ["{s} שנ׳"]
+    # Numbers that name, and counts written through the forms, are not counts outside them.
+    assert counts_outside_plurals("Hand {n} of {total} · choose 3 cards · seats 1 and 3", "en") == []
+    assert counts_outside_plurals("יד {n} מתוך {total}", "he") == []
+    assert counts_outside_plurals("{n, plural, one {1 hand by {name}} other {# hands}} played", "en") == []
+    written = "{n, plural, one {יד אחת} two {שתי ידיים} other {# ידיים}}"
+    assert [(s.argument, s.forms["two"]) for s in plural_selects(written)] == [("n", "שתי ידיים")]
+    for broken in ("{n, plural, one {x}", "{n, plural, some {x} other {y}}", "{n, plural, other {x"):
+        with pytest.raises(ValueError):
+            plural_selects(broken)
 
 
 def test_no_banned_word_in_the_catalogues_or_any_static_file() -> None:

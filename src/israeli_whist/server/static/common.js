@@ -39,11 +39,58 @@ const whist = (() => {
   const isolateLatin = (text) =>
     text.replace(LATIN_OR_PLACEHOLDER, (run) => (run.startsWith("{") ? run : `\u2066${run}\u2069`));
 
-  // The text of a key in the page's language; {name} placeholders are filled from params.
+  // The text of a key in the page's language; plural forms are chosen for their numbers (plural below),
+  // then {name} placeholders are filled from params.
   function t(key, params = {}) {
     const own = translations[language()][key];
-    const text = own === undefined ? translations.en[key] ?? key : language() === "he" ? isolateLatin(own) : own;
+    const text = own === undefined ? plural(translations.en[key] ?? key, params, "en")
+      : language() === "he" ? isolateLatin(plural(own, params, "he")) : plural(own, params, "en");
     return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+  }
+
+  // Counted nouns are written as ICU message formats write them, one form per plural category of the
+  // language: "{n, plural, one {יד אחת} two {שתי ידיים} other {# ידיים}}". The browser's
+  // Intl.PluralRules names the category of params.n (Hebrew: one, two, other, and many in older
+  // browsers; English: one, other); an exact "=0" form wins, a missing category falls back to other,
+  // and "#" in the form is the number. The catalogue test checks that every count is written so
+  // (tests/server/test_catalogues.py).
+  const PLURAL_START = /\{(\w+),\s*plural,/g;
+  const pluralRules = {};
+  function plural(text, params, lang) {
+    let out = "";
+    let from = 0;
+    PLURAL_START.lastIndex = 0;
+    for (let found = PLURAL_START.exec(text); found; found = PLURAL_START.exec(text)) {
+      const read = pluralForms(text, PLURAL_START.lastIndex);
+      if (!read) break;  // not closed: the text is shown as written rather than cut
+      const count = Number(params[found[1]]);
+      pluralRules[lang] ??= new Intl.PluralRules(lang);
+      const form = read.forms[`=${count}`] ?? read.forms[pluralRules[lang].select(count)] ?? read.forms.other ?? "";
+      out += text.slice(from, found.index) + form.replaceAll("#", String(params[found[1]] ?? ""));
+      from = PLURAL_START.lastIndex = read.end;
+    }
+    return out + text.slice(from);
+  }
+
+  // The forms "one {…} other {…}" that start at `at`, up to the select's closing brace: {forms, end}
+  // with `end` just after it, or null where a brace is missing. A form may hold {placeholders}.
+  function pluralForms(text, at) {
+    const forms = {};
+    for (let i = at; i < text.length;) {
+      if (text[i] === " ") { i += 1; continue; }
+      if (text[i] === "}") return { forms, end: i + 1 };
+      const open = text.indexOf("{", i);
+      if (open < 0) return null;
+      let close = open + 1;
+      for (let depth = 1; depth > 0; close += 1) {
+        if (close >= text.length) return null;
+        if (text[close] === "{") depth += 1;
+        else if (text[close] === "}") depth -= 1;
+      }
+      forms[text.slice(i, open).trim()] = text.slice(open + 1, close - 1);
+      i = close;
+    }
+    return null;
   }
 
   // A catalogue's words, or `fallback` where the catalogue has none (a new option or game, before its words).

@@ -54,7 +54,7 @@ whist.ready.then(() => {
   }
 
   function gameItem(game) {
-    const played = game.hands_played === 1 ? whist.t("history.hand") : whist.t("history.hands", { n: game.hands_played });
+    const played = whist.t("history.hands", { n: game.hands_played });
     const replay = el("a", "button", whist.t("history.replay"));
     replay.href = `/replay/${encodeURIComponent(game.id)}`;
     const head = el("div", "game-head", [

@@ -359,11 +359,8 @@ whist.ready.then(() => {
   // before its number in a Hebrew sentence.
   const ltr = (value) => `\u2066${value}\u2069`;
 
-  // "2 points", "1 trick"; "−2 points" with a sign.
-  function amount(n, sign = "") {
-    const key = analysis.unit === "tricks" && n === 1 ? "an.trick" : `an.${analysis.unit}`;
-    return whist.t(key, { n: ltr(`${sign}${n}`) });
-  }
+  // What an error cost, "2 points", "1 trick", in the plural form of the number (whist.t).
+  const amount = (n) => whist.t(`an.${analysis.unit}`, { n });
 
   // A call, a contract, or the three cards of a Frisch pass, as the page writes them.
   function bidWords(phase, names) {
@@ -419,11 +416,11 @@ whist.ready.then(() => {
     if (box.hidden) return;
     const seats = game.players.map((_, seat) => el("li", found.errors[seat] ? "has-errors" : "", [
       el("span", "rp-name", name(seat)),
-      el("span", "", whist.t(found.errors[seat] === 1 ? "an.player_line_one" : "an.player_line",
+      el("span", "", whist.t("an.player_line",
         { errors: found.errors[seat], cost: amount(found.cost[seat]) })),
     ]));
     const errors = found.cards.filter((v) => v.error).map((v) => jumpItem(v.step, "", whist.t("an.error_item",
-      { trick: v.trick, name: name(v.seat), card: whist.cardText(v.card), cost: amount(v.cost, "−") })));
+      { trick: v.trick, name: name(v.seat), card: whist.cardText(v.card), cost: amount(v.cost) })));
     const parts = [
       el("h2", "", whist.t("an.title", { n: game.hands[hand].number })),
       el("p", "muted", analysisNote(found)),
@@ -448,8 +445,7 @@ whist.ready.then(() => {
       parts.push(whist.t("an.note.depth", { n: analysis.max_tricks }));
     }
     if (found.not_proven) {
-      parts.push(found.not_proven === 1 ? whist.t("an.note.not_proven_one")
-        : whist.t("an.note.not_proven", { n: found.not_proven }));
+      parts.push(whist.t("an.note.not_proven", { n: found.not_proven }));
     }
     return parts.join(" ");
   }

@@ -236,8 +236,7 @@ function renderPlayersTable(table) {
                      el("td", { colspan: String(players.length), text: t("sheet.cancelled") })));
       continue;
     }
-    if (traits().hand_size_varies) head.append(el("small", { text: t(hand.hand_size === 1 ? "sheet.card_one" : "sheet.cards_short",
-                                                                        { n: hand.hand_size }) }));
+    if (traits().hand_size_varies) head.append(el("small", { text: t("sheet.cards_short", { n: hand.hand_size }) }));
     head.append(el("small", { text: t(`sheet.${hand.over_under}`) }));
     const cells = players.map((_, seat) => {
       const detail = `${entry.contracts[seat]}/${entry.tricks[seat]}`;
@@ -432,8 +431,7 @@ function renderContractsForm(box) {
 }
 
 function headingKey(size) {
-  if (!traits().hand_size_varies) return "sheet.dealer_tricks";
-  return size === 1 ? "sheet.dealer_card_one" : "sheet.dealer_cards";
+  return traits().hand_size_varies ? "sheet.dealer_cards" : "sheet.dealer_tricks";
 }
 
 function renderHandForm() {
