@@ -1,5 +1,6 @@
 """Every page in Hebrew, as a player reads it: no bare catalogue key (``status.your_call``), none of
 the words that are not the game's («הימור», «מהמר», «מכרז», «בלי שליט»), no untranslated "NT",
+no Latin word but the players' names, the card ranks and the words allowed on purpose (LATIN_ALLOWED),
 and the page titles in Hebrew. The pages are filled first: a finished game (history, replay,
 leaderboard), a table where the page's player sits during the auction, a score sheet with a
 no-trump hand."""
@@ -24,6 +25,13 @@ BANNED = ("הימור", "מהמר", "מכרז", "בלי שליט")
 HEBREW = re.compile(r"[\u0590-\u05FF]")
 # What a key looks like (word.word, lower case with underscores): a Hebrew page has no such Latin text.
 KEY_LIKE = re.compile(r"(?<![\w.])[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+(?![\w.])")
+# Latin letters a Hebrew page may show: the ranks of cards (and A K Q J, the honours), the
+# language switch's own name for English, and names: the rating method's (OpenSkill, which the
+# leaderboard names). Anything else (a developer's word, "JSON", an English text the catalogue
+# lacks) is a Latin word the Hebrew page should not show.
+LATIN_ALLOWED = {"A", "K", "Q", "J", "English", "OpenSkill"}
+LATIN_WORD = re.compile(r"[A-Za-z]+")
+NAMES = ("Ann", "Ben", "Dana", "Ido")  # the players the pages are filled with: names stay as written
 NT_HAND = {"declarer": 1, "level": 7, "strain": "NT", "contracts": [3, 7, 0, 4], "tricks": [3, 7, 0, 3]}
 
 # Everything the reader may see: the text, the page's title, tooltips, placeholders, labels, options.
@@ -58,8 +66,16 @@ def check_words(page: Page, keys: set[str]) -> str:
     assert shown_keys == [], (page.url, shown_keys)
     assert [word for word in BANNED if word in text] == [], page.url
     assert not re.search(r"\bNT\b", text), page.url
+    assert latin_words(text) == [], page.url
     assert page.problems == []  # type: ignore[attr-defined]
     return text
+
+
+def latin_words(text: str) -> list[str]:
+    """The Latin words of a Hebrew page's text that are neither a player's name nor allowed."""
+    for name in NAMES:
+        text = re.sub(rf"(?<![A-Za-z]){name}(?![A-Za-z])", " ", text)
+    return sorted({word for word in LATIN_WORD.findall(text) if word not in LATIN_ALLOWED})
 
 
 def fill_server(settings: ServerSettings) -> dict[str, Any]:
@@ -118,3 +134,9 @@ def test_every_page_in_hebrew_has_only_the_games_words(server: Any, browser: Bro
 def test_the_key_check_finds_a_bare_key() -> None:
     assert KEY_LIKE.findall("תורך: status.your_call") == ["status.your_call"]
     assert KEY_LIKE.findall("רישום המשחק (JSON, לבדיקה ב־whist check) 7.5") == []
+
+
+def test_the_latin_check_finds_a_developers_word_and_lets_names_and_ranks_be() -> None:
+    assert latin_words("רישום המשחק (JSON, לבדיקה ב־whist check)") == ["JSON", "check", "whist"]
+    assert latin_words("Ann: K♠ · Dana לקיחות: 3 · English") == []
+    assert latin_words("Annette") == ["Annette"]  # a name is a whole word
