@@ -92,7 +92,7 @@ def test_cards_whose_search_ran_out_are_shown_as_not_proven(server: Any, browser
 
 
 VIEWPORTS = {"phone-he": (375, 812, "he-IL"), "laptop-en": (1280, 800, "en-US")}
-WAITING = {"phone-he": re.compile("ממתינים לשרת: הניתוח של יד 1 יתבקש שוב בעוד [1-3] שניות"),
+WAITING = {"phone-he": re.compile("ממתינים לשרת: הניתוח של יד 1 יתבקש שוב בעוד (3 שניות|שתי שניות|שנייה אחת)"),
            "laptop-en": re.compile("Waiting for the server: the analysis of hand 1 is asked for again in [1-3] s")}
 
 

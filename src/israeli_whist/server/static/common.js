@@ -163,9 +163,14 @@ const whist = (() => {
   const suitOf = (card) => Math.floor(card / 13);
   const cardText = (card) => RANKS[card % 13] + SUITS[suitOf(card)];
   const isRed = (card) => suitOf(card) === 1 || suitOf(card) === 2;
+  // Cards in the order a hand holds them, left to right: spades, hearts, clubs, diamonds (the colours
+  // alternate), high cards first. The table's hand, the replay's hands and its analysis.
+  const HAND_SUITS = [3, 2, 0, 1];
+  const handOrder = (cards) =>
+    [...cards].sort((a, b) => HAND_SUITS.indexOf(suitOf(a)) - HAND_SUITS.indexOf(suitOf(b)) || b % 13 - a % 13);
 
   return { ready, language, addTranslations, t, words, errorText, applyLanguage, setLanguage, api, SUITS, RANKS, suitOf, cardText,
-    isRed, bidLabel };
+    isRed, handOrder, bidLabel };
 })();
 
 // The same top bar on every page: pages hold an empty <header class="topbar"> and this fills it,

@@ -31,6 +31,7 @@ whist.ready.then(() => {
       return;
     }
     $("record-link").href = `/api/games/${encodeURIComponent(tableId)}/record${suffix}`;
+    $("record-link").download = `whist-${tableId}.json`;  // the game record, saved as a file
     readPlace();
     $("game").hidden = false;
     render();
@@ -139,7 +140,7 @@ whist.ready.then(() => {
     renderResults();
     renderControls();
     const current = steps()[step];
-    $("action").textContent = describe(steps(), step);
+    $("action").replaceChildren(...describe(steps(), step));
     renderBoard(current);
     renderVerdict();
     renderProgress();
@@ -182,32 +183,24 @@ whist.ready.then(() => {
   // Hebrew name in an English sentence, or the reverse, does not reorder its neighbours.
   const name = (seat) => `\u2068${finished.seatName(game.players[seat])}\u2069`;
 
-  function cardName(actionName) {
-    const card = finished.cardOfName(actionName);
-    return card >= 0 ? whist.cardText(card) : actionName;
-  }
-
-  // What happened at this step, said in words; the action's meaning depends on the phase before it.
+  // What happened at this step, said in words (its cards and calls as bidNode shows them); the
+  // action's meaning depends on the phase before it.
   function describe(all, index) {
     const now = all[index];
-    if (index === 0) return `${whist.t("act.deal", { name: name(now.dealer) })} ${turn(now)}`;
+    const after = turn(now) ? [` ${turn(now)}`] : [];
+    if (index === 0) return [whist.t("act.deal", { name: name(now.dealer) }), ...after];
     const before = all[index - 1];
     const { seat, name: action } = now.action;
     const who = name(seat);
-    let text;
     if (before.phase === "auction") {
-      text = action === "pass" ? whist.t("act.pass", { name: who }) : whist.t("act.bid", { name: who, bid: finished.bidText(action) });
-    } else if (before.phase === "frisch") {
-      text = whist.t("act.frisch", { name: who, card: cardName(action) });
-    } else if (before.phase === "contract") {
-      text = whist.t("act.contract", { name: who, n: action });
-    } else {
-      text = whist.t("act.play", { name: who, card: cardName(action) });
-      if (now.tricks_played > before.tricks_played && now.last_trick) {
-        text += ` ${whist.t("act.trick", { name: name(now.last_trick.winner) })}`;
-      }
+      return [...(action === "pass" ? [whist.t("act.pass", { name: who })]
+        : tNodes("act.bid", { name: who, bid: bidNode("auction", [action]) })), ...after];
     }
-    return `${text} ${turn(now)}`.trim();
+    if (before.phase === "frisch") return [...tNodes("act.frisch", { name: who, card: cardList([finished.cardOfName(action)]) }), ...after];
+    if (before.phase === "contract") return [whist.t("act.contract", { name: who, n: action }), ...after];
+    const trick = now.tricks_played > before.tricks_played && now.last_trick
+      ? [` ${whist.t("act.trick", { name: name(now.last_trick.winner) })}`] : [];
+    return [...tNodes("act.play", { name: who, card: cardList([finished.cardOfName(action)]) }), ...trick, ...after];
   }
 
   function turn(state) {
@@ -274,11 +267,14 @@ whist.ready.then(() => {
   // A hand in suit groups (spades, hearts, clubs, diamonds: the colours alternate), high cards first;
   // the turned card and the cards chosen for the Frisch are marked.
   function handCards(cards, state, picks) {
-    const bySuit = [3, 2, 0, 1].map((suit) => cards.filter((c) => whist.suitOf(c) === suit).sort((a, b) => b - a));
     const mark = (c) => (picks.has(c) ? "picked" : c === state.turned_card ? "turned" : "");
-    const groups = bySuit.filter((g) => g.length).map((g) => el("span", "suit-run",
-      g.map((c) => finished.cardChip(c, mark(c)))));
-    const box = el("div", "rp-hand", groups);
+    const groups = [];
+    for (const card of whist.handOrder(cards)) {
+      if (!groups.length || whist.suitOf(groups.at(-1).at(-1)) !== whist.suitOf(card)) groups.push([]);
+      groups.at(-1).push(card);
+    }
+    const runs = groups.map((g) => el("span", "suit-run", g.map((c) => finished.cardChip(c, mark(c)))));
+    const box = el("div", "rp-hand", runs);
     box.dir = "ltr";
     return box;
   }
@@ -362,11 +358,35 @@ whist.ready.then(() => {
   // What an error cost, "2 points", "1 trick", in the plural form of the number (whist.t).
   const amount = (n) => whist.t(`an.${analysis.unit}`, { n });
 
-  // A call, a contract, or the three cards of a Frisch pass, as the page writes them.
-  function bidWords(phase, names) {
-    if (phase === "frisch") return names.map(cardName).join(" ");
-    if (phase === "contract") return names[0];
-    return names[0] === "pass" ? whist.t("replay.pass") : finished.bidText(names[0]);
+  // Cards as the live hand shows them (whist.cards.face): left to right in the hand's order, each
+  // card whole on one line, in a Hebrew sentence too («6♠», not «♠6»).
+  function cardList(cards) {
+    const list = el("bdi", "card-list", whist.handOrder(cards).map((card) => whist.cards.face(card, "mini")));
+    list.dir = "ltr";
+    return list;
+  }
+
+  // A call, a contract, or the three cards of a Frisch pass, as the page shows them. A call is set
+  // apart in its own direction: "5♠" left to right in any sentence, «7 ללא שליט» as its words read.
+  function bidNode(phase, names) {
+    if (phase === "frisch") return cardList(names.map(finished.cardOfName));
+    if (phase === "contract") return document.createTextNode(names[0]);
+    if (names[0] === "pass") return document.createTextNode(whist.t("replay.pass"));
+    const call = el("bdi", "", finished.bidText(names[0]));
+    call.dir = names[0].endsWith("NT") ? "auto" : "ltr";
+    return call;
+  }
+
+  // whist.t with some parameters as nodes (cards, calls): the words around them stay text.
+  function tNodes(key, params) {
+    const nodes = [];
+    const words = Object.fromEntries(Object.entries(params).map(([name, value]) => {
+      if (!(value instanceof Node)) return [name, value];
+      nodes.push(value);
+      return [name, `\uE000${nodes.length - 1}\uE001`];
+    }));
+    return whist.t(key, words).split(/\uE000(\d+)\uE001/).map((part, i) => (i % 2 ? nodes[Number(part)] : part))
+      .filter((part) => part !== "");
   }
 
   // The verdict on the action that led to this step: a card's cost, or the bot's call beside the player's.
@@ -391,16 +411,17 @@ whist.ready.then(() => {
         : whist.t("an.not_analysed", { n: analysis.max_tricks });
       box.classList.add("pending");
     } else if (card && card.error) {
-      box.textContent = whist.t("an.error", { cost: amount(card.cost), value: ltr(card.value), best: ltr(card.best),
-        // "…": the budget ran out before every other card was asked whether it reaches the best.
-        cards: card.best_cards.map(whist.cardText).join(" ") + (card.all_best_cards === false ? " …" : "") });
+      // "…": the budget ran out before every other card was asked whether it reaches the best.
+      const best = card.all_best_cards === false ? el("span", "", [cardList(card.best_cards), " …"]) : cardList(card.best_cards);
+      box.replaceChildren(...tNodes("an.error", { cost: amount(card.cost), value: ltr(card.value), best: ltr(card.best),
+        cards: best }));
       box.classList.add("bad");
     } else if (card) {
       box.textContent = whist.t("an.best", { value: ltr(card.value) });
       box.classList.add("good");
     } else if (bid) {
-      box.textContent = bid.agrees ? whist.t("an.bot_agrees", { bot: botName() })
-        : whist.t("an.bot_differs", { bot: botName(), action: bidWords(bid.phase, bid.suggested) });
+      box.replaceChildren(...(bid.agrees ? [whist.t("an.bot_agrees", { bot: botName() })]
+        : tNodes("an.bot_differs", { bot: botName(), action: bidNode(bid.phase, bid.suggested) })));
       box.classList.add(bid.agrees ? "good" : "differs");
     } else {
       box.hidden = true;
@@ -419,8 +440,8 @@ whist.ready.then(() => {
       el("span", "", whist.t("an.player_line",
         { errors: found.errors[seat], cost: amount(found.cost[seat]) })),
     ]));
-    const errors = found.cards.filter((v) => v.error).map((v) => jumpItem(v.step, "", whist.t("an.error_item",
-      { trick: v.trick, name: name(v.seat), card: whist.cardText(v.card), cost: amount(v.cost) })));
+    const errors = found.cards.filter((v) => v.error).map((v) => jumpItem(v.step, "", tNodes("an.error_item",
+      { trick: v.trick, name: name(v.seat), card: cardList([v.card]), cost: amount(v.cost) })));
     const parts = [
       el("h2", "", whist.t("an.title", { n: game.hands[hand].number })),
       el("p", "muted", analysisNote(found)),
@@ -429,9 +450,10 @@ whist.ready.then(() => {
       errors.length ? el("ol", "an-list", errors) : el("p", "muted", whist.t("an.no_errors")),
     ];
     if (found.bids.length) {
+      // The arrow from the player's call to the bot's points the way the line reads (an.bid_differs).
       const bids = found.bids.map((b) => jumpItem(b.steps[0], b.agrees ? "agrees" : "differs",
-        `${name(b.seat)} · ${whist.t(`an.phase.${b.phase}`)}: ${bidWords(b.phase, b.actual)}`
-        + (b.agrees ? " ✓" : ` → ${botName()}: ${bidWords(b.phase, b.suggested)}`)));
+        tNodes(b.agrees ? "an.bid_agrees" : "an.bid_differs", { name: name(b.seat), phase: whist.t(`an.phase.${b.phase}`),
+          actual: bidNode(b.phase, b.actual), bot: botName(), suggested: bidNode(b.phase, b.suggested) })));
       parts.push(el("h3", "", whist.t("an.bids", { bot: botName() })), el("ol", "an-list", bids));
     }
     box.replaceChildren(...parts);
@@ -450,8 +472,8 @@ whist.ready.then(() => {
     return parts.join(" ");
   }
 
-  function jumpItem(target, className, text) {
-    const button = el("button", "link", text);
+  function jumpItem(target, className, content) {
+    const button = el("button", "link", content);
     button.type = "button";
     button.addEventListener("click", () => moveTo(hand, target));
     const item = el("li", className, [button]);

@@ -40,10 +40,7 @@ const element = whist.element;
 
 // Cards and calls ----------------------------------------------------------------------------
 
-function sortCards(cards) {
-  return [...cards].sort((a, b) =>
-    SUIT_ORDER.indexOf(whist.suitOf(a)) - SUIT_ORDER.indexOf(whist.suitOf(b)) || b % 13 - a % 13);
-}
+const sortCards = whist.handOrder;
 
 const cardFace = whist.cards.face;
 
