@@ -24,9 +24,9 @@ def client(app_settings: ServerSettings) -> Iterator[TestClient]:
         yield test_client
 
 
-def test_the_menu_lists_the_ladder_then_the_baselines_with_each_games_rating(client: TestClient) -> None:
+def test_the_menu_lists_the_levels_by_strength_with_each_games_rating(client: TestClient) -> None:
     levels = client.get("/api/levels").json()["levels"]
-    assert [entry["level"] for entry in levels] == [*LADDER, "basic", "random"]
+    assert [entry["level"] for entry in levels] == ["random", "easy", "basic", "medium", "hard", "expert"]
     for entry in levels:
         assert set(entry["ratings"]) == set(GAMES)
         for game, rating in entry["ratings"].items():

@@ -15,8 +15,10 @@ from israeli_whist.server.ratings import bot_rating, ordinal
 
 router = APIRouter(prefix="/api")
 
-# The ladder from the weakest up, then the baselines; expert-2026 is a yardstick, not offered.
-MENU_LEVELS = ("easy", "medium", "hard", "expert", "basic", "random")
+# By strength, the weakest first, as the ladder measured them (docs/benchmarks.md, "The ladder"):
+# basic is the medium bot under its own name, so the two stand together. expert-2026 is a
+# yardstick, not offered.
+MENU_LEVELS = ("random", "easy", "basic", "medium", "hard", "expert")
 
 
 def level_json(level: str) -> dict[str, Any]:

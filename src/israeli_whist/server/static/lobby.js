@@ -2,7 +2,7 @@
 "use strict";
 
 // The bot levels come from GET /api/levels with their ratings; these serve until it answers.
-let botLevels = ["easy", "medium", "hard", "expert", "basic", "random"].map((level) => ({ level, ratings: {} }));
+let botLevels = ["random", "easy", "basic", "medium", "hard", "expert"].map((level) => ({ level, ratings: {} }));
 const REFRESH_MS = 3000;
 
 const $ = (id) => document.getElementById(id);
@@ -15,6 +15,10 @@ const element = whist.element;
 
 // Sign-in ------------------------------------------------------------------------------------
 
+// Signed in (a guest with a name, or an account), the table's form comes first and the sign-in is
+// one line under it; signed out, the sign-in comes first, the account's form folded on a phone.
+const WIDE = window.matchMedia("(min-width: 700px)");  // as in lobby.css: the two sign-in forms side by side
+
 function showUser() {
   $("signed-in").hidden = !user;
   $("signed-out").hidden = Boolean(user);
@@ -22,6 +26,11 @@ function showUser() {
     $("user-name").textContent = user.name;
     $("user-guest").hidden = !user.guest;
   }
+  $("lobby").insertBefore($("create"), user ? $("signin") : $("tables-panel"));
+}
+
+function unfoldAccountWhenWide() {
+  $("account-box").open = WIDE.matches;
 }
 
 async function signIn(path, body) {
@@ -36,6 +45,8 @@ async function signIn(path, body) {
 }
 
 function wireSignIn() {
+  unfoldAccountWhenWide();
+  WIDE.addEventListener("change", unfoldAccountWhenWide);
   $("guest-form").addEventListener("submit", (event) => {
     event.preventDefault();
     signIn("/api/guest", { name: $("guest-name").value });
