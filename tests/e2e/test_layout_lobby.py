@@ -21,19 +21,19 @@ BY_STRENGTH = ["random", "easy", "basic", "medium", "hard", "expert"]
 ARROW_PX = 24  # the width a menu keeps for its arrow, beside its padding
 
 # For each seat's menu, the options whose text is wider than the menu shows, measured in the menu's font.
-CUT_OPTIONS = """() => {
+CUT_OPTIONS = """(arrow) => {
     const canvas = document.createElement("canvas").getContext("2d");
     const cut = [];
     for (const select of document.querySelectorAll("#seats select")) {
         const style = getComputedStyle(select);
         canvas.font = style.font;
-        const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - %d;
+        const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - arrow;
         for (const option of select.options) {
             if (canvas.measureText(option.textContent).width > room) cut.push(`${select.id}: ${option.textContent}`);
         }
     }
     return cut;
-}""" % ARROW_PX
+}"""
 
 
 def open_lobby(page: Page, language: str) -> None:
@@ -53,7 +53,7 @@ def every_seat_reads_whole_with_the_levels_by_strength(page: Page) -> None:
     for game in ("israeli", "classic", "whistiti"):
         page.select_option("#game", game)
         expect(page.locator("#seat-0")).to_be_visible()
-        assert page.evaluate(CUT_OPTIONS) == [], game
+        assert page.evaluate(CUT_OPTIONS, ARROW_PX) == [], game
         levels = page.locator("#seat-1 option").evaluate_all("options => options.map((o) => o.value)")
         assert levels == ["me", "human", *(f"bot:{level}" for level in BY_STRENGTH)]
 

@@ -61,11 +61,12 @@ def test_english_has_a_form_for_one_and_for_the_rest(words_page: Page) -> None:
 
 def test_a_select_beside_other_placeholders_and_an_exact_form(words_page: Page) -> None:
     """The other placeholders are filled inside and around a form; "=0" wins over the category."""
-    found = words_page.evaluate("""() => {
-        whist.addTranslations({ en: { "test.mixed": "{name}: {n, plural, =0 {none} one {# card of {name}} other {# cards}}, hand {hand}" } });
+    mixed = "{name}: {n, plural, =0 {none} one {# card of {name}} other {# cards}}, hand {hand}"
+    found = words_page.evaluate("""(mixed) => {
+        whist.addTranslations({ en: { "test.mixed": mixed } });
         localStorage.setItem("whist-lang", "en");
         return [0, 1, 5].map((n) => whist.t("test.mixed", { n, name: "Ann", hand: 3 }));
-    }""")
+    }""", mixed)
     assert found == ["Ann: none, hand 3", "Ann: 1 card of Ann, hand 3", "Ann: 5 cards, hand 3"]
     # A Hebrew text filled from the English one where the key has no Hebrew: English's own rules.
     found = words_page.evaluate("""() => {
