@@ -377,11 +377,13 @@ whist.ready.then(() => {
     return call;
   }
 
-  // whist.t with some parameters as nodes (cards, calls): the words around them stay text.
+  // whist.t with some parameters as nodes (cards, calls): the words around them stay text. Each node
+  // stands in the text as a mark of two private-use characters, taken out of the other parameters
+  // (a player's name) so that no name can pass for one.
   function tNodes(key, params) {
     const nodes = [];
     const words = Object.fromEntries(Object.entries(params).map(([name, value]) => {
-      if (!(value instanceof Node)) return [name, value];
+      if (!(value instanceof Node)) return [name, typeof value === "string" ? value.replace(/[\uE000\uE001]/g, "") : value];
       nodes.push(value);
       return [name, `\uE000${nodes.length - 1}\uE001`];
     }));
