@@ -55,7 +55,8 @@ def test_hebrew_has_a_form_for_one_for_two_and_for_the_rest(words_page: Page) ->
 
 
 def test_english_has_a_form_for_one_and_for_the_rest(words_page: Page) -> None:
-    assert texts(words_page, "en", "history.hands", [1, 2, 0, 21]) == ["1 hand", "2 hands", "0 hands", "21 hands"]
+    assert texts(words_page, "en", "history.hands", [1, 2, 0, 21, 1234]) == [
+        "1 hand", "2 hands", "0 hands", "21 hands", "1,234 hands"]
     assert texts(words_page, "en", "replay.hands", [1, 4]) == ["1 hand played", "4 hands played"]
 
 

@@ -8,7 +8,11 @@ players, Frisch rounds; singular or plural, in either language), the number bein
 (``{n} hands``) or a written 1 or 2 (``1 hands``); in Hebrew also a written 1 or 2 right after
 such a noun («קלף 1»). Such a text is counted only where it stands outside a plural select: inside
 one, each form is written for its own category. Numbers that name rather than count ("Hand {n}",
-«יד {n} מתוך {total}», "choose 3 cards") are not counts of a noun next to them."""
+«יד {n} מתוך {total}», "choose 3 cards") are not counts of a noun next to them.
+
+The category is the number's size without its sign (Intl.PluralRules: −1 is "one" as 1 is), so a
+form that words the number («יד אחת», «שתי ידיים») serves only a count that is never negative;
+a signed amount (a score) writes "#" in every form («# נקודה»)."""
 
 from __future__ import annotations
 

@@ -52,7 +52,8 @@ const whist = (() => {
   // language: "{n, plural, one {יד אחת} two {שתי ידיים} other {# ידיים}}". The browser's
   // Intl.PluralRules names the category of params.n (Hebrew: one, two, other, and many in older
   // browsers; English: one, other); an exact "=0" form wins, a missing category falls back to other,
-  // and "#" in the form is the number. The catalogue test checks that every count is written so
+  // and "#" in the form is the number, written as the language writes numbers (1,234). The catalogue
+  // test checks that every count is written so
   // (tests/server/test_catalogues.py).
   const PLURAL_START = /\{(\w+),\s*plural,/g;
   const pluralRules = {};
@@ -63,10 +64,12 @@ const whist = (() => {
     for (let found = PLURAL_START.exec(text); found; found = PLURAL_START.exec(text)) {
       const read = pluralForms(text, PLURAL_START.lastIndex);
       if (!read) break;  // not closed: the text is shown as written rather than cut
-      const count = Number(params[found[1]]);
+      const value = params[found[1]];
+      const count = Number(value);
       pluralRules[lang] ??= new Intl.PluralRules(lang);
       const form = read.forms[`=${count}`] ?? read.forms[pluralRules[lang].select(count)] ?? read.forms.other ?? "";
-      out += text.slice(from, found.index) + form.replaceAll("#", String(params[found[1]] ?? ""));
+      const number = typeof value === "number" ? value.toLocaleString(lang) : String(value ?? "");
+      out += text.slice(from, found.index) + form.replaceAll("#", number);
       from = PLURAL_START.lastIndex = read.end;
     }
     return out + text.slice(from);
