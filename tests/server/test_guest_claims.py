@@ -4,6 +4,7 @@ and a claim refused, changing nothing, when the guest is not the browser's own."
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,9 +18,12 @@ from israeli_whist.server.settings import ServerSettings
 PASSWORD = "correct horse"
 
 
-@pytest.fixture
-def app(app_settings: ServerSettings) -> Iterator[Any]:
-    made = create_app(app_settings)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def app(request: pytest.FixtureRequest, app_settings: ServerSettings) -> Iterator[Any]:
+    settings = app_settings
+    if request.param == "postgresql":  # the claim's one UPDATE, on the database of a site
+        settings = dataclasses.replace(app_settings, database_url=request.getfixturevalue("postgres_url"))
+    made = create_app(settings)
     with TestClient(made):  # one app (and database) for several browsers
         yield made
 
