@@ -21,7 +21,7 @@ WORDS = {"he-IL": {"hard": "קשה", "expert": "מומחה"}, "en-US": {"hard": 
 
 
 def rated(word: str) -> re.Pattern[str]:
-    return re.compile(rf"{word}\) · (rating|דירוג) \d+\.\d$")
+    return re.compile(rf"{word}\) · (rating|דירוג) \d+$")
 
 
 def unrated(word: str) -> re.Pattern[str]:

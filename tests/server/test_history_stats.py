@@ -143,17 +143,23 @@ def test_hands_without_contracts_count_but_have_no_contract_rate(store: Store) -
     assert (stats.hands, stats.contracts, stats.contracts_made_pct, stats.average_points) == (1, 0, None, 2.0)
 
 
-def test_the_leaderboard_orders_by_ordinal(store: Store) -> None:
-    sure, lucky, new = store.add_user("Sure"), store.add_user("Lucky"), store.add_user("New")
+def test_the_leaderboard_lists_the_established_by_rating_then_the_provisional(store: Store) -> None:
+    sure, lucky, new, steady = (store.add_user(name) for name in ("Sure", "Lucky", "New", "Steady"))
     with store.begin() as c:
-        c.execute(insert(ratings), [{"user_id": sure, "mu": 27.0, "sigma": 2.0, "games": 30},  # ordinal 21
-                                    {"user_id": lucky, "mu": 35.0, "sigma": 6.0, "games": 2},  # ordinal 17
-                                    {"user_id": new, "mu": 25.0, "sigma": 25 / 3, "games": 1}])  # ordinal 0
-        total, page = player_ratings.leaderboard(c, 0, 2)
-        assert total == 3 and [(r.user_id, name) for r, name in page] == [(sure, "Sure"), (lucky, "Lucky")]
-        assert [r.user_id for r, _ in player_ratings.leaderboard(c, 2, 2)[1]] == [new]
-        rating = player_ratings.rating_of(c, lucky)
-        assert rating is not None and rating.ordinal == pytest.approx(17.0) and player_ratings.rank_of(c, rating) == 2
+        c.execute(insert(ratings), [{"user_id": sure, "mu": 27.0, "sigma": 2.0, "games": 30},
+                                    {"user_id": lucky, "mu": 35.0, "sigma": 6.0, "games": 2},  # provisional
+                                    {"user_id": new, "mu": 25.0, "sigma": 25 / 3, "games": 1},  # provisional
+                                    {"user_id": steady, "mu": 26.0, "sigma": 2.5, "games": 5}])
+        total, page = player_ratings.leaderboard(c, 0, 3)
+        assert total == 4 and [(e.rating.user_id, e.name, e.guest) for e in page] == [
+            (sure, "Sure", True), (steady, "Steady", True), (lucky, "Lucky", True)]
+        assert [e.rating.user_id for e in player_ratings.leaderboard(c, 3, 2)[1]] == [new]
+        shown = {e.rating.user_id: e.rating.to_json() for e in player_ratings.leaderboard(c, 0, 4)[1]}
+        assert (shown[lucky]["rating"], shown[lucky]["provisional"]) == (1400, True)
+        assert (shown[steady]["rating"], shown[steady]["provisional"]) == (1040, False)
+        for place, user_id in enumerate((sure, steady, lucky, new), start=1):
+            rating = player_ratings.rating_of(c, user_id)
+            assert rating is not None and player_ratings.rank_of(c, rating) == place
         assert player_ratings.rating_of(c, 999) is None
 
 

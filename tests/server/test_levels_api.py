@@ -12,7 +12,7 @@ from israeli_whist.bots.matches.ladder_ratings import LADDER_RATINGS
 from israeli_whist.core.games import GAMES
 from israeli_whist.server import api_levels, ratings
 from israeli_whist.server.app import create_app
-from israeli_whist.server.ratings import BOT_RATINGS, MODEL, bot_rating, ordinal, rated_as
+from israeli_whist.server.ratings import BOT_RATINGS, MODEL, bot_rating, ordinal, rated_as, shown_rating
 from israeli_whist.server.settings import ServerSettings
 
 LADDER = ("easy", "medium", "hard", "expert")
@@ -33,7 +33,8 @@ def test_the_menu_lists_the_levels_by_strength_with_each_games_rating(client: Te
             measured = bot_rating(entry["level"], game)
             assert measured is not None, (entry["level"], game)  # every level of the menu has been measured
             mu, sigma = measured
-            assert rating == {"mu": round(mu, 2), "sigma": round(sigma, 2), "ordinal": round(ordinal(mu, sigma), 2)}
+            assert rating == {"rating": shown_rating(mu), "mu": round(mu, 2), "sigma": round(sigma, 2),
+                              "ordinal": round(ordinal(mu, sigma), 2)}
     by_level = {entry["level"]: entry["ratings"] for entry in levels}
     for game in GAMES:
         shown = {level: by_level[level][game]["ordinal"] for level in LADDER}

@@ -116,12 +116,13 @@ async def game_analysis(table_id: str, request: Request, invite: str | None = No
 
 @router.get("/leaderboard")
 def leaderboard(request: Request, offset: RowNumber = 0, limit: int = PAGE) -> dict[str, Any]:
-    """Rated players by ordinal (mu - 3 sigma), best first, with their statistics."""
+    """Rated players by rating (``ratings.leaderboard``), best first, with their statistics."""
     with connection(request) as c:
         total, page = ratings.leaderboard(c, offset, limit)
-        stats = playerstats.player_stats(c, [rating.user_id for rating, _ in page])
-    players = [{"rank": offset + i + 1, "user_id": rating.user_id, "name": name, **rating.to_json(),
-                "stats": stats[rating.user_id].to_json()} for i, (rating, name) in enumerate(page)]
+        stats = playerstats.player_stats(c, [entry.rating.user_id for entry in page])
+    players = [{"rank": offset + i + 1, "user_id": entry.rating.user_id, "name": entry.name, "guest": entry.guest,
+                **entry.rating.to_json(), "stats": stats[entry.rating.user_id].to_json()}
+               for i, entry in enumerate(page)]
     return {"total": total, "offset": offset, "limit": limit, "players": players}
 
 

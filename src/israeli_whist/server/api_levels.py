@@ -1,7 +1,8 @@
 """``GET /api/levels``: the bot levels a table may seat, in the order of the lobby's menu, each
 with the fixed rating it plays at in each game (``ratings.bot_rating``), so that a player can
-see how strong the table they set up is, on the leaderboard's own scale; null in a game where
-the ladder has not measured the level (unrated)."""
+see how strong the table they set up is, on the leaderboard's own scale (``rating``, as a
+person's: ``ratings.shown_rating``); null in a game where the ladder has not measured the level
+(unrated)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from israeli_whist.core.games import GAMES
-from israeli_whist.server.ratings import bot_rating, ordinal
+from israeli_whist.server.ratings import bot_rating, ordinal, shown_rating
 
 router = APIRouter(prefix="/api")
 
@@ -22,11 +23,12 @@ MENU_LEVELS = ("random", "easy", "basic", "medium", "hard", "expert")
 
 
 def level_json(level: str) -> dict[str, Any]:
-    ratings: dict[str, dict[str, float] | None] = {}
+    ratings: dict[str, dict[str, float | int] | None] = {}
     for game in GAMES:
         rating = bot_rating(level, game)
         ratings[game] = None if rating is None else {
-            "mu": round(rating[0], 2), "sigma": round(rating[1], 2), "ordinal": round(ordinal(*rating), 2)}
+            "rating": shown_rating(rating[0]), "mu": round(rating[0], 2), "sigma": round(rating[1], 2),
+            "ordinal": round(ordinal(*rating), 2)}
     return {"level": level, "ratings": ratings}
 
 

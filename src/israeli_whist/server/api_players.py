@@ -8,16 +8,26 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import anyio.to_thread
 from anyio import CapacityLimiter
 from fastapi import APIRouter, Depends, Request
+from pydantic import Strict
 from sqlalchemy.exc import IntegrityError
 
-from israeli_whist.server.auth import check_login, clean_name, require_user, session_user, sign_in, sign_out
+from israeli_whist.server.auth import (
+    check_login,
+    clean_name,
+    require_user,
+    session_user,
+    sessions_of,
+    sign_in,
+    sign_out,
+)
+from israeli_whist.server.claims import check_claim, claim_guest
 from israeli_whist.server.db import Store
-from israeli_whist.server.inputs import Body
+from israeli_whist.server.inputs import Body, RowNumber
 from israeli_whist.server.limits import rate_limited
 from israeli_whist.server.passwords import MAX_PASSWORD, hash_password, sign_in_check
 from israeli_whist.server.refusals import Refusal
@@ -40,6 +50,8 @@ class AccountIn(Body):
     login: str
     password: str
     name: str | None = None
+    # The guest this browser is, to keep their games (register only): an id, never "1" or true.
+    claim: Annotated[RowNumber, Strict()] | None = None
 
 
 def store_of(request: Request) -> Store:
@@ -82,14 +94,23 @@ async def guest(body: GuestIn, request: Request) -> dict[str, Any]:
 
 @router.post("/register", dependencies=[Depends(rate_limited("accounts"))])
 async def register(body: AccountIn, request: Request) -> dict[str, Any]:
+    """A new account; with ``claim``, the guest this browser is becomes it (``claims``)."""
     store = store_of(request)
     check_login(body.login, body.password)
-    login, name = body.login.lower(), clean_name(body.name or body.login)
+    guest_name = None
+    if body.claim is not None:
+        guest_name = await store.off_loop(check_claim, store, session_user(request), body.claim)
+    login, name = body.login.lower(), clean_name(body.name or guest_name or body.login)
     if await store.off_loop(store.user_by_login, login) is not None:
         raise Refused(409, Refusal.LOGIN_TAKEN, "That login is taken")
     password_hash = await hashed(request, hash_password, body.password)
     try:
-        user_id = await store.off_loop(store.add_user, name, login, password_hash)
+        if body.claim is None:
+            user_id = await store.off_loop(store.add_user, name, login, password_hash)
+        else:
+            await store.off_loop(claim_guest, store, body.claim, name, login, password_hash)
+            user_id = body.claim
+            await sessions_of(request).end_all(user_id)  # the guest's cookie, wherever it was copied
     except IntegrityError:  # the same login registered while this one was hashed
         raise Refused(409, Refusal.LOGIN_TAKEN, "That login is taken") from None
     return await signed_in_as(request, user_id)

@@ -42,13 +42,13 @@ def table_row(c: Connection, table_id: str) -> RowMapping | None:
 
 
 def players_json(c: Connection, table_ids: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
-    """The seats of each table: who sat there (a user's name, or a bot's level)."""
-    rows = c.execute(select(seats, users.c.name).outerjoin(users, users.c.id == seats.c.user_id)
+    """The seats of each table: who sat there (a user's name and whether a guest, or a bot's level)."""
+    rows = c.execute(select(seats, users.c.name, users.c.login).outerjoin(users, users.c.id == seats.c.user_id)
                      .where(seats.c.table_id.in_(table_ids)).order_by(seats.c.table_id, seats.c.seat))
     players: dict[str, list[dict[str, Any]]] = {t: [] for t in table_ids}
     for r in rows:
         players[r.table_id].append({"seat": r.seat, "kind": r.kind, "level": r.bot_level, "user_id": r.user_id,
-                                    "name": r.name})
+                                    "name": r.name, "guest": r.user_id is not None and r.login is None})
     return players
 
 

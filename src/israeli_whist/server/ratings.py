@@ -12,6 +12,15 @@ in a game it counts as an opponent of unknown strength, the model's prior, as a 
 does, never as another level's bot. A game is rated
 once, in the transaction that stores its last action: the live table hands
 ``rate_finished_game`` to ``Store.append_action``.
+
+**One scale for people and bots.** What the pages show as a rating is the model's estimate of a
+player's strength, mu, in points (``shown_rating``: 40 a unit, so that a new player and the
+basic bot are 1000), for a person and a bot level alike: a person who plays as well as a level
+comes to the level's figure. (The ordinal, mu - 3 sigma, is how strong a player is at the least;
+it reads about 0 for a new person and about 20 for a bot whose strength is known, so it is no
+scale to set the two side by side.) The estimate of a person with few games is still moving:
+the leaderboard marks those under ``PROVISIONAL_GAMES`` games provisional and lists them after
+the others, so that one lucky game does not top it.
 """
 
 from __future__ import annotations
@@ -23,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import func, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
@@ -35,7 +44,9 @@ from israeli_whist.server.standin import playing_level
 log = logging.getLogger("whist.server")
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3: a new player's rating
-ORDINAL_Z = 3.0  # the leaderboard's ordinal is mu - 3 sigma: how good a player surely is
+ORDINAL_Z = 3.0  # the ordinal is mu - 3 sigma: how good a player surely is
+POINTS_PER_MU = 40  # a shown rating is mu in these points: 1000 for a new player and the basic bot
+PROVISIONAL_GAMES = 5  # below this many games a person's rating is provisional
 
 
 def _with_aliases(levels: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
@@ -67,6 +78,15 @@ class Competitor:
 
 def ordinal(mu: float, sigma: float) -> float:
     return mu - ORDINAL_Z * sigma
+
+
+def shown_rating(mu: float) -> int:
+    """The rating the pages show, for a person and a bot level alike: the estimate mu, in points.
+
+    >>> shown_rating(MODEL.mu), shown_rating(31.38)
+    (1000, 1255)
+    """
+    return round(mu * POINTS_PER_MU)
 
 
 def bot_rating(level: str | None, game: str | None = None) -> tuple[float, float] | None:
@@ -177,9 +197,13 @@ class PlayerRating:
     def ordinal(self) -> float:
         return ordinal(self.mu, self.sigma)
 
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES
+
     def to_json(self) -> dict[str, Any]:
-        return {"mu": round(self.mu, 3), "sigma": round(self.sigma, 3), "ordinal": round(self.ordinal, 3),
-                "games": self.games}
+        return {"rating": shown_rating(self.mu), "provisional": self.provisional, "mu": round(self.mu, 3),
+                "sigma": round(self.sigma, 3), "ordinal": round(self.ordinal, 3), "games": self.games}
 
 
 def rating_of(c: Connection, user_id: int) -> PlayerRating | None:
@@ -187,17 +211,31 @@ def rating_of(c: Connection, user_id: int) -> PlayerRating | None:
     return PlayerRating(row.user_id, row.mu, row.sigma, row.games) if row else None
 
 
+IS_PROVISIONAL = ratings.c.games < PROVISIONAL_GAMES
+
+
 def rank_of(c: Connection, rating: PlayerRating) -> int:
-    """1 + how many players have a higher ordinal."""
-    higher = c.execute(select(func.count()).select_from(ratings)
-                       .where(ratings.c.mu - ORDINAL_Z * ratings.c.sigma > rating.ordinal)).scalar_one()
-    return int(higher) + 1
+    """1 + how many players come before: the established ones first, each group by mu."""
+    ahead = ratings.c.mu > rating.mu
+    before = or_(~IS_PROVISIONAL, ahead) if rating.provisional else and_(~IS_PROVISIONAL, ahead)
+    return int(c.execute(select(func.count()).select_from(ratings).where(before)).scalar_one()) + 1
 
 
-def leaderboard(c: Connection, offset: int, limit: int) -> tuple[int, list[tuple[PlayerRating, str]]]:
-    """(number of rated players, a page of (rating, name) by ordinal, best first)."""
+@dataclass(frozen=True)
+class BoardEntry:
+    """A row of the leaderboard: a player's rating, name and whether they are a guest."""
+
+    rating: PlayerRating
+    name: str
+    guest: bool
+
+
+def leaderboard(c: Connection, offset: int, limit: int) -> tuple[int, list[BoardEntry]]:
+    """(number of rated players, a page of them): the established by rating, best first, then the
+    provisional by rating."""
     total = c.execute(select(func.count()).select_from(ratings)).scalar_one()
-    rows = c.execute(select(ratings, users.c.name).join(users, users.c.id == ratings.c.user_id)
-                     .order_by((ratings.c.mu - ORDINAL_Z * ratings.c.sigma).desc(), ratings.c.user_id)
+    rows = c.execute(select(ratings, users.c.name, users.c.login).join(users, users.c.id == ratings.c.user_id)
+                     .order_by(IS_PROVISIONAL, ratings.c.mu.desc(), ratings.c.user_id)
                      .offset(offset).limit(limit))
-    return int(total), [(PlayerRating(r.user_id, r.mu, r.sigma, r.games), r.name) for r in rows]
+    return int(total), [BoardEntry(PlayerRating(r.user_id, r.mu, r.sigma, r.games), r.name, r.login is None)
+                        for r in rows]

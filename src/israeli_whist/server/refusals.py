@@ -39,6 +39,8 @@ class Refusal(enum.StrEnum):
     PASSWORD_LENGTH = "password_length"
     LOGIN_TAKEN = "login_taken"
     WRONG_LOGIN = "wrong_login"
+    CLAIM_NOT_YOURS = "claim_not_yours"  # a registration claiming a guest this browser is not (claims.py)
+    CLAIM_NOT_GUEST = "claim_not_guest"  # ... claiming a player who already has an account
     # Tables and their seats.
     RULES = "rules"  # the engine refused rules, options, seats or an entry
     NO_TABLE = "no_table"

@@ -27,6 +27,20 @@ const finished = (() => {
     return whist.t("seat.empty", { n: player.seat + 1 });
   }
 
+  // "guest #12" beside a guest's name: guests may share a name, never an id. (A player of the
+  // API's lists has "user_id", the signed-in user "id".)
+  function guestTag(player) {
+    if (!player.guest) return null;
+    return el("span", "guest-tag", whist.t("player.guest", { id: player.user_id ?? player.id }));
+  }
+
+  // A player's rating as the pages show it, on the scale of the bots' levels, written as the
+  // lobby writes a level's ("1000", no separator); "provisional" beside it while the player has few games.
+  function ratingText(rating) {
+    const shown = String(rating.rating);
+    return rating.provisional ? `${shown} (${whist.t("board.provisional")})` : shown;
+  }
+
   function date(iso) {
     if (!iso) return "";
     return new Date(iso).toLocaleString(locale(), { dateStyle: "medium", timeStyle: "short" });
@@ -96,6 +110,6 @@ const finished = (() => {
     document.addEventListener("whist:language", render);
   }
 
-  return { $, el, gameTitle, seatName, date, number, signed, percent, statRows, cardOfName, cardChip, bidText,
+  return { $, el, gameTitle, seatName, guestTag, ratingText, date, number, signed, percent, statRows, cardOfName, cardChip, bidText,
     showError, startPage };
 })();

@@ -41,11 +41,11 @@ whist.ready.then(() => {
   function renderProfile() {
     $("player").hidden = !profile;
     if (!profile) return;
-    $("player-name").textContent = profile.user.name;
+    $("player-name").replaceChildren(profile.user.name, ...[finished.guestTag(profile.user)].filter(Boolean));
     $("history-title").textContent = whist.t("history.player_games", { name: profile.user.name });
     const rating = profile.rating;
     const rows = [
-      [whist.t("stats.rating"), rating ? finished.number(rating.ordinal, 1) : whist.t("stats.unrated")],
+      [whist.t("stats.rating"), rating ? finished.ratingText(rating) : whist.t("stats.unrated")],
       ...(rating ? [[whist.t("stats.rank"), finished.number(rating.rank)]] : []),
       ...finished.statRows(profile.stats),
     ];
@@ -75,7 +75,7 @@ whist.ready.then(() => {
     if (p.user_id !== null && p.kind === "human") {
       const link = el("a", "", finished.seatName(p));
       link.href = `/history?player=${p.user_id}`;
-      name.replaceChildren(link);
+      name.replaceChildren(...[link, finished.guestTag(p)].filter(Boolean));
     }
     const place = el("span", "place", String(game.places[seat]));
     place.title = whist.t("history.place", { n: game.places[seat] });

@@ -1,4 +1,6 @@
-// The leaderboard: rated players by rating (OpenSkill's ordinal, mu - 3 sigma), with statistics.
+// The leaderboard: rated players by rating, with statistics. A rating is on the scale of the bots'
+// levels (server/ratings.py, shown_rating); the provisional come after the others. A guest has
+// "guest #id" by the name: guests may share a name.
 // On a phone each row becomes a card whose cells carry their column's name.
 "use strict";
 
@@ -23,6 +25,7 @@ whist.ready.then(() => {
     if (!page) return;
     $("empty").hidden = page.players.length > 0;
     $("board").hidden = page.players.length === 0;
+    $("provisional-about").hidden = !page.players.some((entry) => entry.provisional);
     $("rows").replaceChildren(...page.players.map(row));
     $("newer").disabled = offset === 0;
     $("older").disabled = offset + page.players.length >= page.total;
@@ -39,13 +42,11 @@ whist.ready.then(() => {
   function row(entry) {
     const link = el("a", "", entry.name);
     link.href = `/history?player=${entry.user_id}`;
-    const rating = el("span", "", finished.number(entry.ordinal, 1));
-    rating.title = `μ ${finished.number(entry.mu, 2)}, σ ${finished.number(entry.sigma, 2)}`;
     const stats = finished.statRows(entry.stats);
-    const tr = el("tr", "", [
+    const tr = el("tr", entry.provisional ? "provisional" : "", [
       cell(whist.t("board.rank"), String(entry.rank), "rank"),
-      cell(whist.t("board.player"), [link], "player"),
-      cell(whist.t("board.rating"), [rating], "rating"),
+      cell(whist.t("board.player"), [link, finished.guestTag(entry)], "player"),
+      cell(whist.t("board.rating"), finished.ratingText(entry), "rating"),
       ...stats.map(([label, value]) => cell(label, value, "num")),
     ]);
     tr.dataset.testid = "board-row";

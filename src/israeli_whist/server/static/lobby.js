@@ -26,6 +26,7 @@ function showUser() {
     $("user-name").textContent = user.name;
     $("user-guest").hidden = !user.guest;
   }
+  $("claim").hidden = !(user && user.guest);
   $("lobby").insertBefore($("create"), user ? $("signin") : $("tables-panel"));
 }
 
@@ -59,6 +60,10 @@ function wireSignIn() {
     if (!$("account-form").reportValidity()) return;
     const name = $("display-name").value.trim();
     signIn("/api/register", { login: $("login").value, password: $("password").value, name: name || null });
+  });
+  $("claim-form").addEventListener("submit", (event) => {  // this guest becomes the account
+    event.preventDefault();
+    signIn("/api/register", { login: $("claim-login").value, password: $("claim-password").value, claim: user.id });
   });
   $("logout-button").addEventListener("click", () => signIn("/api/logout", {}));
   // Ends every session of this player: other devices, and any copy of the cookie.
@@ -133,7 +138,7 @@ function fillSeats() {
 // load (no entry) the name stands alone.
 function botText(name, rating) {
   if (rating === null) return whist.t("seat.bot_unrated", { bot: name });
-  return rating ? whist.t("seat.bot_rated", { bot: name, rating: rating.ordinal.toFixed(1) }) : name;
+  return rating ? whist.t("seat.bot_rated", { bot: name, rating: rating.rating }) : name;
 }
 
 function seatOptions() {

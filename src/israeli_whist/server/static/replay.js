@@ -151,7 +151,7 @@ whist.ready.then(() => {
     const order = game.players.map((p) => p.seat).sort((a, b) => game.places[a] - game.places[b] || a - b);
     $("results").replaceChildren(...order.map((seat) => el("li", game.places[seat] === 1 ? "winner" : "", [
       el("span", "place", String(game.places[seat])),
-      el("span", "name", finished.seatName(game.players[seat])),
+      el("span", "name", [finished.seatName(game.players[seat]), finished.guestTag(game.players[seat])]),
       el("span", "total", finished.number(game.totals[seat])),
     ])));
   }
