@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.console import Console, Group, RenderableType
+from rich.measure import Measurement
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -27,7 +28,7 @@ from textual.widgets import Footer, Header, Input, RichLog, Static
 from israeli_whist.cli.play import HELP, TerminalGame, rules_text
 from israeli_whist.cli.scores import hand_heading, score_sheet
 from israeli_whist.cli.session import Seats
-from israeli_whist.cli.table import display_order, hand_lines, last_trick_text
+from israeli_whist.cli.table import display_order, hand_lines, last_trick_text, numbering_note
 from israeli_whist.cli.tablelayout import auction_panel, board
 from israeli_whist.core.actions import Action
 from israeli_whist.core.cards import Card
@@ -36,6 +37,7 @@ from israeli_whist.core.views import SeatView, seat_view
 
 # What the keys put in the answer queue instead of a line: leaving as Ctrl-C and as Ctrl-D do.
 INTERRUPT, END_OF_INPUT = object(), object()
+COMPACT_BELOW = 20  # rows for the table and the log, under which the seats are drawn in three lines
 
 
 class LogFile(io.StringIO):
@@ -52,15 +54,16 @@ class LogFile(io.StringIO):
 
 
 class Overlay(ModalScreen[None]):
-    """A block over the table (the score sheet, help, rules) until Escape, Enter or q."""
+    """A block over the table (the score sheet, help, rules) until Escape, Enter or q; scrolled to
+    its end (the score sheet's totals) when it is taller than the screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter,q,f1,f2", "app.pop_screen", "Close"),
     ]
     DEFAULT_CSS = """
     Overlay { align: center middle; }
-    Overlay > Vertical { width: auto; max-width: 95%; height: auto; max-height: 90%;
-                         border: round $accent; background: $surface; padding: 0 1; }
+    Overlay > Vertical { width: auto; height: auto; border: round $accent; background: $surface; padding: 0 1; }
+    Overlay VerticalScroll { width: auto; height: auto; }
     Overlay Static { width: auto; }
     """
 
@@ -70,23 +73,40 @@ class Overlay(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.block)  # one widget each: Textual cannot measure the width of a rich Group
-            yield Static(Text("\nEscape or Enter: back to the table", style="dim"))
+            with VerticalScroll():
+                yield Static(self.block, id="block")
+            yield Static(Text("Escape or Enter: back to the table; arrows scroll", style="dim"))
+
+    def on_mount(self) -> None:
+        # Sized here from the block's own measure: Textual's width: auto took the hint's width for
+        # a rich Table, cutting the score sheet after two players. Wider than the screen, the
+        # table is given the screen and condenses its columns.
+        console = self.app.console
+        room = self.app.size
+        natural = Measurement.get(console, console.options.update_width(room.width), self.block).maximum
+        self.query_one("#block", Static).styles.width = min(natural, room.width - 4)
+        scroll = self.query_one(VerticalScroll)
+        scroll.styles.max_height = max(room.height - 4, 3)  # the border and the hint below it
+        scroll.scroll_end(animate=False, immediate=False)
 
 
 class TableApp(App[int]):
     """The screen; ``read`` and ``pause`` are called from the game's thread, the rest on the screen's."""
 
     TITLE = "whist"
+    # The hand, the question and the input line take the rows they need, whatever the terminal's
+    # size; the table, the auction and the log share what is left (80x24 is the size to fit).
     CSS = """
     #main { height: 1fr; }
     #table-side { width: 2fr; }
     #board { height: auto; border: round $primary; padding: 0 1; }
     #hand { height: auto; padding: 0 1; }
-    #side { width: 1fr; min-width: 32; }
+    #side { width: 1fr; min-width: 26; }
+    #auction-side { height: auto; max-height: 60%; }
     #auction { height: auto; }
-    #log { height: 1fr; border: round $secondary; }
+    #log { height: 1fr; min-height: 3; border: round $secondary; }
     #prompt { height: auto; padding: 0 1; }
+    #answer { height: 1; border: none; padding: 0 1; background: $boost; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "show_help", "Help"),
@@ -102,16 +122,18 @@ class TableApp(App[int]):
         self.answers: queue.Queue[str | object] = queue.Queue()
         self.leaving = threading.Event()
         self.asking = False
+        self.drawn: tuple[SeatView, Sequence[str]] | None = None  # the last table drawn, again on a resize
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="main"):
             with VerticalScroll(id="table-side"):
                 yield Static(id="board")
-                yield Static(id="hand")
             with Vertical(id="side"):
-                yield Static(id="auction")
+                with VerticalScroll(id="auction-side"):
+                    yield Static(id="auction")
                 yield RichLog(id="log", wrap=True, min_width=20)
+        yield Static(id="hand")
         yield Static(id="prompt")
         yield Input(id="answer", placeholder="a card (QH, 10c, 3), a call (pass, 5S), a number; help")
         yield Footer()
@@ -156,18 +178,39 @@ class TableApp(App[int]):
         self.answers.put(event.value)
 
     def draw(self, view: SeatView, names: Sequence[str], heading: str) -> None:
+        self.drawn = (view, names)
         self.sub_title = heading
-        self.query_one("#board", Static).update(board(view, names))
+        # Below 20 rows for the table (an 80x24 terminal) the seats take three lines instead of five.
+        compact = self.query_one("#main").size.height < COMPACT_BELOW
+        self.query_one("#board", Static).update(board(view, names, compact))
         self.query_one("#auction", Static).update(auction_panel(view, names))
-        shown: list[Card] = display_order(view)
-        self.query_one("#hand", Static).update(Group(Text("Your hand", style="bold"), hand_lines(view, shown))
-                                               if view.seat >= 0 else "")
+        self.query_one("#auction-side", VerticalScroll).scroll_end(animate=False, immediate=False)
+        hand = self.query_one("#hand", Static)
+        hand.display = view.seat >= 0 and view.hand != 0  # the table takes the room of an empty hand
+        if hand.display:
+            shown: list[Card] = display_order(view)
+            hand.update(Group(Text.assemble(("Your hand", "bold"), (f" ({numbering_note(view)})", "dim")),
+                              hand_lines(view, shown)))
+
+    def on_resize(self) -> None:
+        if self.drawn is not None:  # the board's compact form depends on the room it has
+            self.call_after_refresh(self.draw, *self.drawn, self.sub_title)
 
     def show_on_board(self, blocks: Sequence[RenderableType]) -> None:
         self.query_one("#board", Static).update(Group(*blocks))
+        self.query_one("#table-side", VerticalScroll).scroll_end(animate=False, immediate=False)
 
     def log_line(self, line: Text) -> None:
-        self.query_one("#log", RichLog).write(line)
+        """A line of the log, wrapped at its spaces with the lines after the first indented, so that
+        each entry reads as one (the console that writes here does not wrap)."""
+        log = self.query_one("#log", RichLog)
+        if not log.size.width:  # not laid out yet: the log wraps it once it knows its width
+            log.write(line)
+            return
+        width = max(log.scrollable_content_region.width, log.min_width) - 2
+        for entry in line.split("\n"):
+            rows = entry.wrap(self.console, width)
+            log.write(Text("\n  ").join(rows) if rows else Text(""))
 
     def action_show_help(self) -> None:
         self.push_screen(Overlay(Text(HELP + "\n\nKeys: F1 help, F2 score sheet, F3 last trick, Ctrl-C leave")))
@@ -195,7 +238,8 @@ class TableGame(TerminalGame):
 
     def __init__(self, match: Match, seats: Seats, delay: float) -> None:
         self.app = TableApp(self)
-        console = Console(file=LogFile(self.app), width=60, force_terminal=True, color_system="standard")
+        # Wide enough never to wrap: the log wraps each entry to its own width (LogFile, log_line).
+        console = Console(file=LogFile(self.app), width=1000, force_terminal=True, color_system="standard")
         super().__init__(match, seats, console, self.app.read, None)  # saved by run_full_screen, after the view
         self.delay = delay
         self.blocks: list[RenderableType] = []  # shown on the board together, until the table is drawn again

@@ -17,7 +17,7 @@ from israeli_whist.cli.inputs import parse_choice, prompt_text
 from israeli_whist.cli.narrate import action_lines
 from israeli_whist.cli.scores import final_results, hand_heading, hand_summary, score_sheet, side_names
 from israeli_whist.cli.session import Leave, Seats, save_record
-from israeli_whist.cli.table import display_order, hand_lines, last_trick_text, table_panel
+from israeli_whist.cli.table import display_order, hand_lines, last_trick_text, numbering_note, table_panel
 from israeli_whist.core.actions import Action, Phase
 from israeli_whist.core.cards import Card
 from israeli_whist.core.errors import WhistError
@@ -158,7 +158,7 @@ class TerminalGame:
     def show_table(self, view: SeatView, shown: Sequence[Card]) -> None:
         self.console.print()
         self.console.print(table_panel(view, self.names, hand_heading(self.match, self.names)))
-        self.console.print(Text("Your hand:", style="bold"))
+        self.console.print(Text.assemble(("Your hand", "bold"), (f" ({numbering_note(view)}):", "dim")))
         self.console.print(hand_lines(view, shown))
 
     def command(self, word: str, view: SeatView | None, shown: Sequence[Card]) -> None:
