@@ -37,6 +37,11 @@ from israeli_whist.core.views import SeatView, seat_view
 
 # What the keys put in the answer queue instead of a line: leaving as Ctrl-C and as Ctrl-D do.
 INTERRUPT, END_OF_INPUT = object(), object()
+KEYS = """
+
+Keys: F1 help, F2 the score sheet (every player's column and total; the arrows
+scroll a long one), F3 the last trick, Ctrl-C leave. Your hand stays in view
+below the table, whatever the terminal's size."""
 COMPACT_BELOW = 20  # rows for the table and the log, under which the seats are drawn in three lines
 
 
@@ -107,6 +112,7 @@ class TableApp(App[int]):
     #log { height: 1fr; min-height: 3; border: round $secondary; }
     #prompt { height: auto; padding: 0 1; }
     #answer { height: 1; border: none; padding: 0 1; background: $boost; }
+    #table-side, #auction-side { scrollbar-size-vertical: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "show_help", "Help"),
@@ -184,7 +190,7 @@ class TableApp(App[int]):
         compact = self.query_one("#main").size.height < COMPACT_BELOW
         self.query_one("#board", Static).update(board(view, names, compact))
         self.query_one("#auction", Static).update(auction_panel(view, names))
-        self.query_one("#auction-side", VerticalScroll).scroll_end(animate=False, immediate=False)
+        self.scroll_to_end("#auction-side")
         hand = self.query_one("#hand", Static)
         hand.display = view.seat >= 0 and view.hand != 0  # the table takes the room of an empty hand
         if hand.display:
@@ -198,7 +204,12 @@ class TableApp(App[int]):
 
     def show_on_board(self, blocks: Sequence[RenderableType]) -> None:
         self.query_one("#board", Static).update(Group(*blocks))
-        self.query_one("#table-side", VerticalScroll).scroll_end(animate=False, immediate=False)
+        self.scroll_to_end("#table-side")  # the final scores below the last hand's summary
+
+    def scroll_to_end(self, selector: str) -> None:
+        """Once what was just put there is laid out: the newest calls, the final scores."""
+        scroll = self.query_one(selector, VerticalScroll)
+        self.call_after_refresh(scroll.scroll_end, animate=False)
 
     def log_line(self, line: Text) -> None:
         """A line of the log, wrapped at its spaces with the lines after the first indented, so that
@@ -213,7 +224,7 @@ class TableApp(App[int]):
             log.write(Text("\n  ").join(rows) if rows else Text(""))
 
     def action_show_help(self) -> None:
-        self.push_screen(Overlay(Text(HELP + "\n\nKeys: F1 help, F2 score sheet, F3 last trick, Ctrl-C leave")))
+        self.push_screen(Overlay(Text(HELP + KEYS)))
 
     def action_show_score(self) -> None:
         self.push_screen(Overlay(score_sheet(self.game.match, self.game.names)))

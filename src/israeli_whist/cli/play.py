@@ -27,7 +27,8 @@ from israeli_whist.core.views import SeatView, seat_view
 Reader = Callable[[str], str]
 
 HELP = """Commands:
-  a card       QH, 10c, Q♥ or its number in your hand (3)
+  a card       QH, 10c, Q♥ or its number in your hand (3); in the play a card keeps
+               its number to the end of the hand (a card played leaves a gap)
   a call       pass, 5S, 6H, 7NT (in the trump auction)
   a contract   a number of tricks, like 4
   Frisch       one card at a time, or all three on one line: 2 5 9 or QH 10C 2S
