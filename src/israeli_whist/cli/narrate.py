@@ -62,8 +62,9 @@ def phase_change_lines(before: SeatView, after: SeatView, names: Sequence[str]) 
                 Text(f"{declarer} {said(after, after.declarer, 'name')} a contract first, at least "
                      f"{bid_level(after.high_bid)}.", style="bold")]
     if after.phase == Phase.FRISCH:
-        return [Text(f"All pass: Frisch {after.frisch_round + 1}. Each player chooses 3 cards to pass "
-                     f"{direction(after.frisch_offset, after.players)}.", style="bold")]
+        return [Text(f"All pass: Frisch {after.frisch_round + 1}.", style="bold"),
+                Text(f"Each player chooses 3 cards to pass {direction(after.frisch_offset, after.players)}.",
+                     style="bold")]
     if before.phase == Phase.FRISCH and after.phase == Phase.AUCTION:
         # The view before the last card was chosen still knows where this Frisch's cards went.
         exchange = (frisch_exchange_text(after, names, before.frisch_offset) if after.seat >= 0
