@@ -258,3 +258,19 @@ def test_f2_shows_every_players_total(size: tuple[int, int]) -> None:
     assert any(total != "0" for total in totals), screen  # a hand was scored
     terminal.child.send("\x03")
     assert terminal.finish() == 130
+
+
+def test_a_terminal_made_smaller_keeps_the_hand_whole_and_wraps_the_log_again() -> None:
+    """From 120x40 to 80x24 during a game: the seats go compact, the whole hand stays in view, and the
+    log's lines are wrapped again at the new width (they were cut: "Type help at any prompt" lost "for the")."""
+    terminal = Terminal("--seed", "3", "--delay", "0", size=(40, 120))
+    terminal.wait_for(PROMPT)
+    terminal.child.setwinsize(24, 80)
+    terminal.screen.resize(24, 80)
+    terminal.wait_for("You · dealer")  # the compact seat: its tags on the name's line
+    terminal.wait_for(re.compile(r"Type help at any\s.*prompt\s.*for the\s.*commands\.", re.DOTALL), seconds=10)
+    terminal.wait_for(PROMPT)
+    screen = terminal.text
+    assert len(set(HAND_CARD.findall(screen))) == 13, screen
+    terminal.child.send("\x03")
+    assert terminal.finish() == 130

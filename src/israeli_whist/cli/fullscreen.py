@@ -13,6 +13,7 @@ import contextlib
 import io
 import queue
 import threading
+from collections import deque
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -22,6 +23,7 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Resize
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, Input, RichLog, Static
 
@@ -42,7 +44,10 @@ KEYS = """
 Keys: F1 help, F2 the score sheet (every player's column and total; the arrows
 scroll a long one), F3 the last trick, Ctrl-C leave. Your hand stays in view
 below the table, whatever the terminal's size."""
-COMPACT_BELOW = 20  # rows for the table and the log, under which the seats are drawn in three lines
+# Terminal rows under which the seats are drawn in three lines: about ten go to the hand, the
+# question, the input line, the header and the footer, and the five-line seats need twenty more.
+COMPACT_BELOW = 30
+LOG_KEPT = 2000  # lines of the log kept to wrap again when the terminal changes size (a game tells fewer)
 
 
 class LogFile(io.StringIO):
@@ -56,6 +61,35 @@ class LogFile(io.StringIO):
         if text:
             self.app.call_from_thread(self.app.log_line, Text.from_ansi(text.rstrip("\n")))
         return len(text)
+
+
+class TableLog(RichLog):
+    """The log beside the table: each entry wrapped at its spaces, the lines after its first indented so
+    that it reads as one, and wrapped again when its width changes (a RichLog keeps its lines as first
+    wrapped, cut once the terminal is narrower). The console that writes here does not wrap."""
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(id=id, wrap=True, min_width=20)
+        self.entries: deque[Text] = deque(maxlen=LOG_KEPT)
+        self.wrapped_at = 0  # the width the lines shown were wrapped at; 0 before the log is laid out
+
+    def add(self, line: Text) -> None:
+        self.entries.append(line)
+        if self.wrapped_at:
+            self.put(line)
+
+    def put(self, line: Text) -> None:
+        for entry in line.split("\n"):
+            rows = entry.wrap(self.app.console, self.wrapped_at - 2)
+            self.write(Text("\n  ").join(rows) if rows else Text(""))
+
+    def on_resize(self, event: Resize) -> None:  # RichLog's own handler runs after this one
+        width = max(self.scrollable_content_region.width, self.min_width)
+        if self.scrollable_content_region.width and width != self.wrapped_at:
+            self.wrapped_at = width
+            self.clear()
+            for line in self.entries:
+                self.put(line)
 
 
 class Overlay(ModalScreen[None]):
@@ -138,7 +172,7 @@ class TableApp(App[int]):
             with Vertical(id="side"):
                 with VerticalScroll(id="auction-side"):
                     yield Static(id="auction")
-                yield RichLog(id="log", wrap=True, min_width=20)
+                yield TableLog(id="log")
         yield Static(id="hand")
         yield Static(id="prompt")
         yield Input(id="answer", placeholder="a card (QH, 10c, 3), a call (pass, 5S), a number; help")
@@ -186,8 +220,7 @@ class TableApp(App[int]):
     def draw(self, view: SeatView, names: Sequence[str], heading: str) -> None:
         self.drawn = (view, names)
         self.sub_title = heading
-        # Below 20 rows for the table (an 80x24 terminal) the seats take three lines instead of five.
-        compact = self.query_one("#main").size.height < COMPACT_BELOW
+        compact = self.size.height < COMPACT_BELOW  # an 80x24 terminal: the seats take three lines, not five
         self.query_one("#board", Static).update(board(view, names, compact))
         self.query_one("#auction", Static).update(auction_panel(view, names))
         self.scroll_to_end("#auction-side")
@@ -200,7 +233,7 @@ class TableApp(App[int]):
 
     def on_resize(self) -> None:
         if self.drawn is not None:  # the board's compact form depends on the room it has
-            self.call_after_refresh(self.draw, *self.drawn, self.sub_title)
+            self.call_after_refresh(self.draw, *self.drawn, self.sub_title)  # once the app has its new size
 
     def show_on_board(self, blocks: Sequence[RenderableType]) -> None:
         self.query_one("#board", Static).update(Group(*blocks))
@@ -212,16 +245,7 @@ class TableApp(App[int]):
         self.call_after_refresh(scroll.scroll_end, animate=False)
 
     def log_line(self, line: Text) -> None:
-        """A line of the log, wrapped at its spaces with the lines after the first indented, so that
-        each entry reads as one (the console that writes here does not wrap)."""
-        log = self.query_one("#log", RichLog)
-        if not log.size.width:  # not laid out yet: the log wraps it once it knows its width
-            log.write(line)
-            return
-        width = max(log.scrollable_content_region.width, log.min_width) - 2
-        for entry in line.split("\n"):
-            rows = entry.wrap(self.console, width)
-            log.write(Text("\n  ").join(rows) if rows else Text(""))
+        self.query_one("#log", TableLog).add(line)
 
     def action_show_help(self) -> None:
         self.push_screen(Overlay(Text(HELP + KEYS)))
