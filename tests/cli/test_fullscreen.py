@@ -1,5 +1,6 @@
 """A real session in the full-screen view: ``whist play`` in a pseudo-terminal (pexpect), its screen
-read through a terminal emulator (pyte), played by reading the prompt and typing as a person does."""
+read through a terminal emulator (pyte), played by reading the prompt and typing as a person does;
+at the common terminal sizes (80x24 and 120x40) the whole hand and the whole score sheet in view."""
 
 from __future__ import annotations
 
@@ -18,21 +19,27 @@ import pytest
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a Unix terminal")
 
 ROWS, COLUMNS = 45, 130
-PROMPT = re.compile(r"(Your call|Your contract|Your bid|Your play|Choose [^(\n]*) \(legal: ([^)\n]*)\): *$",
+SIZES = [(24, 80), (40, 120)]  # (rows, columns): most terminals' default, and a roomier one
+# The question, which may wrap at 80 columns (the legal cards are then read across the break).
+PROMPT = re.compile(r"(Your call|Your contract|Your bid|Your play|Choose [^(\n]*) \(legal: ([^)]*)\): *$",
                     re.MULTILINE)
 GAME_OVER = "The game is over. Press Enter to leave"
+NEXT_HAND = "Press Enter for the next hand"
+HAND_CARD = re.compile(r"\b(\d+):((?:10|[2-9JQKA])[♣♦♥♠])")  # a card of the hand with its number: 6:10♣
+TYPED = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
 class Terminal:
-    """``whist play`` on a screen of ROWS x COLUMNS, as a person sees it."""
+    """``whist play`` on a screen of ROWS x COLUMNS (or ``size``), as a person sees it."""
 
-    def __init__(self, *args: str) -> None:
-        self.screen = pyte.Screen(COLUMNS, ROWS)
+    def __init__(self, *args: str, size: tuple[int, int] = (ROWS, COLUMNS)) -> None:
+        rows, columns = size
+        self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
         env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES", "NO_COLOR")}
         env["TERM"] = "xterm-256color"
         self.child = pexpect.spawn(sys.executable, ["-m", "israeli_whist.cli", "play", *args], env=env,
-                                   dimensions=(ROWS, COLUMNS), timeout=60)
+                                   dimensions=(rows, columns), timeout=60)
         self.output = bytearray()
 
     @property
@@ -109,9 +116,9 @@ def test_a_whole_hand_at_the_card_table(tmp_path: Path) -> None:
         seen.add(match.group(1).split()[0])
         screen = terminal.text
         # The table: the seats by name, the player's numbered cards at the bottom, the auction beside.
-        assert "Your hand" in screen and "Bot 1" in screen and "Bot 3" in screen
+        assert "Your hand" in screen and "Bot 2" in screen and "Bot 4" in screen  # bots named by seat, as on the web
         assert "Auction and contracts" in screen
-        assert re.search(r"\b1:(?:10|[2-9JQKA])[♣♦♥♠]", screen), screen
+        assert HAND_CARD.search(screen), screen
         terminal.type(first_choice(match.group(2)))
     assert {"Your", "Choose"} & seen
     screen = terminal.text
@@ -168,3 +175,102 @@ def test_watching_the_bots_at_the_card_table() -> None:
     assert "Your hand" not in screen  # seen from no seat
     terminal.type("")
     assert terminal.finish() == 0
+
+
+def typed_as_shown(typed: str) -> str:
+    """``10C`` as the screen shows it: ``10♣``."""
+    return typed[:-1] + TYPED[typed[-1]]
+
+
+def answer(kind: str, legal: str, frisch_seen: bool) -> str:
+    """Pass the trump auction until a Frisch has been played, then bid the lowest bid, so that the
+    hand goes through every phase: the auction, a Frisch, the contracts and the play."""
+    if kind == "Your call":
+        lowest = re.search(r"or (\S+) and higher", legal)
+        return lowest.group(1) if frisch_seen and lowest else "pass"
+    return first_choice(legal)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[1]}x{size[0]}")
+def test_every_card_of_the_hand_is_in_view_in_every_phase(size: tuple[int, int]) -> None:
+    """At 80x24 and 120x40, at each question the whole hand is on the screen with its numbers: 13 cards
+    in the auction, the Frisch and the contracts, one fewer after each card played; the legal cards are
+    among them; and in the play a card's number stays the same from trick to trick."""
+    terminal = Terminal("--seed", "8", "--hands", "1", "--delay", "0", size=size)
+    phases: set[str] = set()
+    plays = 0
+    numbers: dict[str, str] = {}  # card -> its number, in the play
+    asked = ""
+    while (match := prompt_or_end(terminal)) is not None:
+        if match.group(0) == asked:  # the answer is not taken yet: the screen still shows the last question
+            terminal.read()
+            continue
+        asked = match.group(0)
+        kind, legal = match.group(1), " ".join(match.group(2).split())
+        phase = kind.split()[0] if kind.startswith("Choose") else kind
+        phases.add(phase)
+        screen = terminal.text
+        hand = HAND_CARD.findall(screen)
+        cards = [card for _number, card in hand]
+        held = 13 - plays if phase == "Your play" else 13
+        assert len(cards) == len(set(cards)) == held, (phase, held, screen)
+        assert len({number for number, _card in hand}) == held, screen
+        if phase in ("Choose", "Your play"):
+            assert {typed_as_shown(card) for card in legal.split()} <= set(cards), (legal, screen)
+        if phase == "Your play":
+            for number, card in hand:
+                assert numbers.setdefault(card, number) == number, f"{card} was {numbers[card]}, now {number}"
+            plays += 1
+        terminal.type(answer(phase, legal, "Choose" in phases))
+    assert phases == {"Your call", "Choose", "Your contract", "Your play"}, phases
+    assert plays == 13
+    terminal.type("")
+    assert terminal.finish() == 0
+
+
+def total_cells(screen: str) -> list[str]:
+    """The cells of the score sheet's Total row, up to the overlay's border."""
+    row = next(line for line in screen.splitlines() if re.search(r" Total +│ +│", line))  # the dealer cell is empty
+    return [cell.strip() for cell in row.split(" Total ", 1)[1].split("│")[2:]]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[1]}x{size[0]}")
+def test_f2_shows_every_players_total(size: tuple[int, int]) -> None:
+    """After a hand, F2 shows the score sheet with a column for each of the four players and the
+    total of each (80 columns and 120 cut it after two and a half players)."""
+    terminal = Terminal("--seed", "3", "--hands", "2", "--delay", "0", "--name", "Noa", size=size)
+    asked = ""
+    while NEXT_HAND not in terminal.text:
+        match = terminal.wait_for(re.compile(PROMPT.pattern + "|" + NEXT_HAND, re.MULTILINE))
+        if match is None or match.group(1) is None or match.group(0) == asked:
+            terminal.read()
+            continue
+        asked = match.group(0)
+        terminal.type(first_choice(match.group(2)))
+    terminal.child.send("\x1bOQ")  # F2
+    terminal.wait_for("Escape or Enter: back to the table")
+    screen = terminal.text
+    header = next(line for line in screen.splitlines() if "Hand" in line and "Dealer" in line)
+    for name in ("Noa", "Bot 2", "Bot 3", "Bot 4"):
+        assert name in header, screen
+    totals = total_cells(screen)[:4]
+    assert len(totals) == 4 and all(re.fullmatch(r"[+-]?\d+", total) for total in totals), screen
+    assert any(total != "0" for total in totals), screen  # a hand was scored
+    terminal.child.send("\x03")
+    assert terminal.finish() == 130
+
+
+def test_a_terminal_made_smaller_keeps_the_hand_whole_and_wraps_the_log_again() -> None:
+    """From 120x40 to 80x24 during a game: the seats go compact, the whole hand stays in view, and the
+    log's lines are wrapped again at the new width (they were cut: "Type help at any prompt" lost "for the")."""
+    terminal = Terminal("--seed", "3", "--delay", "0", size=(40, 120))
+    terminal.wait_for(PROMPT)
+    terminal.child.setwinsize(24, 80)
+    terminal.screen.resize(24, 80)
+    terminal.wait_for("You · dealer")  # the compact seat: its tags on the name's line
+    terminal.wait_for(re.compile(r"Type help at any\s.*prompt\s.*for the\s.*commands\.", re.DOTALL), seconds=10)
+    terminal.wait_for(PROMPT)
+    screen = terminal.text
+    assert len(set(HAND_CARD.findall(screen))) == 13, screen
+    terminal.child.send("\x03")
+    assert terminal.finish() == 130

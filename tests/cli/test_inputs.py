@@ -71,6 +71,26 @@ def test_cards_by_name_or_number() -> None:
         parse_choice("", view, shown)
 
 
+def test_a_card_keeps_its_number_through_the_tricks() -> None:
+    """The numbers typed for cards do not move as cards are played (10♣ was 6, then 1); the number of a
+    card already played says so."""
+    state = to_phase(israeli_hand(), Phase.PLAY)
+    seat = state.player
+    before = display_order(seat_view(state, seat))
+    played = state.legal_actions()[0]
+    state = state.apply(played)
+    while state.player != seat:
+        state = state.apply(state.legal_actions()[0])
+    view = seat_view(state, seat)
+    shown = display_order(view)
+    assert shown == before  # the same card under each number
+    for number, card in enumerate(shown, start=1):
+        if card != played:
+            assert parse_choice(str(number), view, shown) == [card]
+    with pytest.raises(IllegalActionError, match=f"Card {before.index(played) + 1} was your .*, played already"):
+        parse_choice(str(before.index(played) + 1), view, shown)
+
+
 def test_frisch_cards_together_or_one_at_a_time() -> None:
     state = israeli_hand()
     while state.phase == Phase.AUCTION:

@@ -118,3 +118,16 @@ def test_the_prompt_explains_each_mistake(runner: CliRunner) -> None:
     assert "There are only 13 tricks" in result.output
     assert "The minimum bid in spades is now 5" in result.output
     assert "Traceback" not in result.output
+
+
+def test_bots_are_named_by_their_seat_as_on_the_web() -> None:
+    """The web names a bot by its seat counted from 1 (Bot 2 to 4 beside a person in seat 1); the
+    terminal does the same, a watched game included, and so does a cut that moves the players."""
+    match = Match.start(build_game("israeli"), 1)
+    assert make_seats(match, "random", 1, "Ann").names == ["Ann", "Bot 2", "Bot 3", "Bot 4"]
+    assert make_seats(match, "random", 1, None).names == ["Bot 1", "Bot 2", "Bot 3", "Bot 4"]
+    for seed in range(8):
+        cut = Match.start(build_game("classic", options=["cut_for_partners=true"]), seed)
+        seats = make_seats(cut, "random", seed, "Ann")
+        assert [name for seat, name in enumerate(seats.names) if seat != seats.human] == [
+            f"Bot {seat + 1}" for seat in range(4) if seat != seats.human]

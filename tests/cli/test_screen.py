@@ -65,7 +65,8 @@ def test_contracts_tricks_and_over_under_are_shown() -> None:
         state = state.apply(legal[1] if state.phase == Phase.AUCTION and state.high_bid < 0 else legal[0])
     text = screen(state, 0)
     assert "contract" in text and "tricks" in text
-    assert "OVER" in text or "UNDER" in text
+    assert re.search(r"Contracts: \d+ for 13 tricks: (over|under) by \d+", text), text
+    assert not re.search(r"OVER|UNDER", text)  # said in colour, not shouted in capitals
     assert "declarer" in text
 
 

@@ -41,7 +41,7 @@ def first_choice(legal: str) -> str:
 
 
 def card_not_held(screen: str) -> str:
-    held = {parse_card(name) for name in SHOWN_CARD.findall(screen.split("Your hand:")[-1])}
+    held = {parse_card(name) for name in SHOWN_CARD.findall(screen.split("Your hand")[-1])}
     assert held, screen
     return next(f"{rank}{suit}" for suit in "SHDC" for rank in "AKQJ" if parse_card(f"{rank}{suit}") not in held)
 

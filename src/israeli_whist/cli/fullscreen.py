@@ -13,21 +13,24 @@ import contextlib
 import io
 import queue
 import threading
+from collections import deque
 from collections.abc import Sequence
 from typing import ClassVar
 
 from rich.console import Console, Group, RenderableType
+from rich.measure import Measurement
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Resize
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Header, Input, RichLog, Static
 
 from israeli_whist.cli.play import HELP, TerminalGame, rules_text
 from israeli_whist.cli.scores import hand_heading, score_sheet
 from israeli_whist.cli.session import Seats
-from israeli_whist.cli.table import display_order, hand_lines, last_trick_text
+from israeli_whist.cli.table import display_order, hand_lines, last_trick_text, numbering_note
 from israeli_whist.cli.tablelayout import auction_panel, board
 from israeli_whist.core.actions import Action
 from israeli_whist.core.cards import Card
@@ -36,6 +39,15 @@ from israeli_whist.core.views import SeatView, seat_view
 
 # What the keys put in the answer queue instead of a line: leaving as Ctrl-C and as Ctrl-D do.
 INTERRUPT, END_OF_INPUT = object(), object()
+KEYS = """
+
+Keys: F1 help, F2 the score sheet (every player's column and total; the arrows
+scroll a long one), F3 the last trick, Ctrl-C leave. Your hand stays in view
+below the table, whatever the terminal's size."""
+# Terminal rows under which the seats are drawn in three lines: about ten go to the hand, the
+# question, the input line, the header and the footer, and the five-line seats need twenty more.
+COMPACT_BELOW = 30
+LOG_KEPT = 2000  # lines of the log kept to wrap again when the terminal changes size (a game tells fewer)
 
 
 class LogFile(io.StringIO):
@@ -51,16 +63,46 @@ class LogFile(io.StringIO):
         return len(text)
 
 
+class TableLog(RichLog):
+    """The log beside the table: each entry wrapped at its spaces, the lines after its first indented so
+    that it reads as one, and wrapped again when its width changes (a RichLog keeps its lines as first
+    wrapped, cut once the terminal is narrower). The console that writes here does not wrap."""
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(id=id, wrap=True, min_width=20)
+        self.entries: deque[Text] = deque(maxlen=LOG_KEPT)
+        self.wrapped_at = 0  # the width the lines shown were wrapped at; 0 before the log is laid out
+
+    def add(self, line: Text) -> None:
+        self.entries.append(line)
+        if self.wrapped_at:
+            self.put(line)
+
+    def put(self, line: Text) -> None:
+        for entry in line.split("\n"):
+            rows = entry.wrap(self.app.console, self.wrapped_at - 2)
+            self.write(Text("\n  ").join(rows) if rows else Text(""))
+
+    def on_resize(self, event: Resize) -> None:  # RichLog's own handler runs after this one
+        width = max(self.scrollable_content_region.width, self.min_width)
+        if self.scrollable_content_region.width and width != self.wrapped_at:
+            self.wrapped_at = width
+            self.clear()
+            for line in self.entries:
+                self.put(line)
+
+
 class Overlay(ModalScreen[None]):
-    """A block over the table (the score sheet, help, rules) until Escape, Enter or q."""
+    """A block over the table (the score sheet, help, rules) until Escape, Enter or q; scrolled to
+    its end (the score sheet's totals) when it is taller than the screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter,q,f1,f2", "app.pop_screen", "Close"),
     ]
     DEFAULT_CSS = """
     Overlay { align: center middle; }
-    Overlay > Vertical { width: auto; max-width: 95%; height: auto; max-height: 90%;
-                         border: round $accent; background: $surface; padding: 0 1; }
+    Overlay > Vertical { width: auto; height: auto; border: round $accent; background: $surface; padding: 0 1; }
+    Overlay VerticalScroll { width: auto; height: auto; }
     Overlay Static { width: auto; }
     """
 
@@ -70,23 +112,41 @@ class Overlay(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.block)  # one widget each: Textual cannot measure the width of a rich Group
-            yield Static(Text("\nEscape or Enter: back to the table", style="dim"))
+            with VerticalScroll():
+                yield Static(self.block, id="block")
+            yield Static(Text("Escape or Enter: back to the table; arrows scroll", style="dim"))
+
+    def on_mount(self) -> None:
+        # Sized here from the block's own measure: Textual's width: auto took the hint's width for
+        # a rich Table, cutting the score sheet after two players. Wider than the screen, the
+        # table is given the screen and condenses its columns.
+        console = self.app.console
+        room = self.app.size
+        natural = Measurement.get(console, console.options.update_width(room.width), self.block).maximum
+        self.query_one("#block", Static).styles.width = min(natural, room.width - 4)
+        scroll = self.query_one(VerticalScroll)
+        scroll.styles.max_height = max(room.height - 4, 3)  # the border and the hint below it
+        scroll.scroll_end(animate=False, immediate=False)
 
 
 class TableApp(App[int]):
     """The screen; ``read`` and ``pause`` are called from the game's thread, the rest on the screen's."""
 
     TITLE = "whist"
+    # The hand, the question and the input line take the rows they need, whatever the terminal's
+    # size; the table, the auction and the log share what is left (80x24 is the size to fit).
     CSS = """
     #main { height: 1fr; }
     #table-side { width: 2fr; }
     #board { height: auto; border: round $primary; padding: 0 1; }
     #hand { height: auto; padding: 0 1; }
-    #side { width: 1fr; min-width: 32; }
+    #side { width: 1fr; min-width: 26; }
+    #auction-side { height: auto; max-height: 60%; }
     #auction { height: auto; }
-    #log { height: 1fr; border: round $secondary; }
+    #log { height: 1fr; min-height: 3; border: round $secondary; }
     #prompt { height: auto; padding: 0 1; }
+    #answer { height: 1; border: none; padding: 0 1; background: $boost; }
+    #table-side, #auction-side { scrollbar-size-vertical: 1; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "show_help", "Help"),
@@ -102,16 +162,18 @@ class TableApp(App[int]):
         self.answers: queue.Queue[str | object] = queue.Queue()
         self.leaving = threading.Event()
         self.asking = False
+        self.drawn: tuple[SeatView, Sequence[str]] | None = None  # the last table drawn, again on a resize
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="main"):
             with VerticalScroll(id="table-side"):
                 yield Static(id="board")
-                yield Static(id="hand")
             with Vertical(id="side"):
-                yield Static(id="auction")
-                yield RichLog(id="log", wrap=True, min_width=20)
+                with VerticalScroll(id="auction-side"):
+                    yield Static(id="auction")
+                yield TableLog(id="log")
+        yield Static(id="hand")
         yield Static(id="prompt")
         yield Input(id="answer", placeholder="a card (QH, 10c, 3), a call (pass, 5S), a number; help")
         yield Footer()
@@ -156,21 +218,37 @@ class TableApp(App[int]):
         self.answers.put(event.value)
 
     def draw(self, view: SeatView, names: Sequence[str], heading: str) -> None:
+        self.drawn = (view, names)
         self.sub_title = heading
-        self.query_one("#board", Static).update(board(view, names))
+        compact = self.size.height < COMPACT_BELOW  # an 80x24 terminal: the seats take three lines, not five
+        self.query_one("#board", Static).update(board(view, names, compact))
         self.query_one("#auction", Static).update(auction_panel(view, names))
-        shown: list[Card] = display_order(view)
-        self.query_one("#hand", Static).update(Group(Text("Your hand", style="bold"), hand_lines(view, shown))
-                                               if view.seat >= 0 else "")
+        self.scroll_to_end("#auction-side")
+        hand = self.query_one("#hand", Static)
+        hand.display = view.seat >= 0 and view.hand != 0  # the table takes the room of an empty hand
+        if hand.display:
+            shown: list[Card] = display_order(view)
+            hand.update(Group(Text.assemble(("Your hand", "bold"), (f" ({numbering_note(view)})", "dim")),
+                              hand_lines(view, shown)))
+
+    def on_resize(self) -> None:
+        if self.drawn is not None:  # the board's compact form depends on the room it has
+            self.call_after_refresh(self.draw, *self.drawn, self.sub_title)  # once the app has its new size
 
     def show_on_board(self, blocks: Sequence[RenderableType]) -> None:
         self.query_one("#board", Static).update(Group(*blocks))
+        self.scroll_to_end("#table-side")  # the final scores below the last hand's summary
+
+    def scroll_to_end(self, selector: str) -> None:
+        """Once what was just put there is laid out: the newest calls, the final scores."""
+        scroll = self.query_one(selector, VerticalScroll)
+        self.call_after_refresh(scroll.scroll_end, animate=False)
 
     def log_line(self, line: Text) -> None:
-        self.query_one("#log", RichLog).write(line)
+        self.query_one("#log", TableLog).add(line)
 
     def action_show_help(self) -> None:
-        self.push_screen(Overlay(Text(HELP + "\n\nKeys: F1 help, F2 score sheet, F3 last trick, Ctrl-C leave")))
+        self.push_screen(Overlay(Text(HELP + KEYS)))
 
     def action_show_score(self) -> None:
         self.push_screen(Overlay(score_sheet(self.game.match, self.game.names)))
@@ -195,7 +273,8 @@ class TableGame(TerminalGame):
 
     def __init__(self, match: Match, seats: Seats, delay: float) -> None:
         self.app = TableApp(self)
-        console = Console(file=LogFile(self.app), width=60, force_terminal=True, color_system="standard")
+        # Wide enough never to wrap: the log wraps each entry to its own width (LogFile, log_line).
+        console = Console(file=LogFile(self.app), width=1000, force_terminal=True, color_system="standard")
         super().__init__(match, seats, console, self.app.read, None)  # saved by run_full_screen, after the view
         self.delay = delay
         self.blocks: list[RenderableType] = []  # shown on the board together, until the table is drawn again

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from israeli_whist.cli.cardtext import number_ranges, typed_bid, typed_name
 from israeli_whist.core.actions import Action, Phase, bid_level, bid_strain, contract_tricks, is_bid, parse_action
-from israeli_whist.core.cards import NO_TRUMP, Card, parse_card
+from israeli_whist.core.cards import NO_TRUMP, Card, CardSet, parse_card
 from israeli_whist.core.digits import leading_digits, read_number
 from israeli_whist.core.errors import IllegalActionError, NotationError
 from israeli_whist.core.views import SeatView
@@ -19,14 +19,19 @@ from israeli_whist.core.wording import count_text, only_tricks
 FRISCH_CARDS = 3
 
 
-def read_card(token: str, shown: Sequence[Card]) -> Card:
-    """A card by its number on screen (``3``) or its name (``QH``, ``10c``, ``Q♥``)."""
+def read_card(token: str, shown: Sequence[Card], held: CardSet) -> Card:
+    """A card by its number on screen (``3``) or its name (``QH``, ``10c``, ``Q♥``); ``shown`` numbers
+    the cards held and those played this hand (``display_order``), so a number of a card played is
+    named as such."""
     index = read_number(token)
-    if index is not None:
-        if not 1 <= index <= len(shown):
-            raise NotationError(f"There is no card number {index}: your cards are numbered 1 to {len(shown)}")
-        return shown[index - 1]
-    return parse_card(token)
+    if index is None:
+        return parse_card(token)
+    if not 1 <= index <= len(shown):
+        raise NotationError(f"There is no card number {index}: your cards are numbered 1 to {len(shown)}")
+    card = shown[index - 1]
+    if not held >> card & 1:
+        raise IllegalActionError(f"Card {index} was your {typed_name(card)}, played already in this hand")
+    return card
 
 
 def parse_choice(text: str, view: SeatView, shown: Sequence[Card]) -> list[Action]:
@@ -45,12 +50,12 @@ def parse_choice(text: str, view: SeatView, shown: Sequence[Card]) -> list[Actio
                 return [parse_card("".join(tokens))]
             except NotationError:
                 raise NotationError("Play one card at a time") from None
-        return [read_card(tokens[0], shown)]
+        return [read_card(tokens[0], shown, view.hand)]
     if phase == Phase.FRISCH:
         left = FRISCH_CARDS - view.frisch_selected.bit_count()
         if len(tokens) > left:
             raise NotationError(f"You have {count_text(left, 'more card')} to choose, not {len(tokens)}")
-        cards = [read_card(token, shown) for token in tokens]
+        cards = [read_card(token, shown, view.hand) for token in tokens]
         if len(set(cards)) < len(cards):
             raise NotationError("You named the same card twice: choose different cards")
         return cards

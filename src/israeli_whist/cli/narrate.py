@@ -56,13 +56,15 @@ def phase_change_lines(before: SeatView, after: SeatView, names: Sequence[str]) 
     if after.phase == Phase.CONTRACT and before.phase == Phase.AUCTION:
         declarer = who(after, after.declarer, names)
         trump = Text("no trump") if after.trump == NO_TRUMP else Text("trump ") + strain_text(after.trump)
+        # One sentence a line: the log beside the table is narrow, and wraps inside a line only.
         return [Text(f"{declarer} {said(after, after.declarer, 'win')} the auction at ", style="bold")
-                + action_text(after.high_bid) + Text(": ") + trump
-                + Text(f". {declarer} {said(after, after.declarer, 'name')} a contract first, at least "
-                       f"{bid_level(after.high_bid)}.")]
+                + action_text(after.high_bid) + Text(": ") + trump + Text("."),
+                Text(f"{declarer} {said(after, after.declarer, 'name')} a contract first, at least "
+                     f"{bid_level(after.high_bid)}.", style="bold")]
     if after.phase == Phase.FRISCH:
-        return [Text(f"All pass: Frisch {after.frisch_round + 1}. Each player chooses 3 cards to pass "
-                     f"{direction(after.frisch_offset, after.players)}.", style="bold")]
+        return [Text(f"All pass: Frisch {after.frisch_round + 1}.", style="bold"),
+                Text(f"Each player chooses 3 cards to pass {direction(after.frisch_offset, after.players)}.",
+                     style="bold")]
     if before.phase == Phase.FRISCH and after.phase == Phase.AUCTION:
         # The view before the last card was chosen still knows where this Frisch's cards went.
         exchange = (frisch_exchange_text(after, names, before.frisch_offset) if after.seat >= 0
@@ -70,8 +72,8 @@ def phase_change_lines(before: SeatView, after: SeatView, names: Sequence[str]) 
         return [exchange, Text(f"A new trump auction; the minimum bid is now {minimum_bid(after)}.", style="bold")]
     if after.phase == Phase.PLAY and before.phase == Phase.CONTRACT:
         total = sum(after.contracts)
-        return [Text(f"Contracts: {over_under_text(total, after.hand_size)}. "
-                     f"{who(after, after.leader, names)} {said(after, after.leader, 'lead')}.", style="bold")]
+        return [Text(f"Contracts: {over_under_text(total, after.hand_size)}.", style="bold"),
+                Text(f"{who(after, after.leader, names)} {said(after, after.leader, 'lead')}.", style="bold")]
     return []
 
 

@@ -17,7 +17,7 @@ from israeli_whist.cli.inputs import parse_choice, prompt_text
 from israeli_whist.cli.narrate import action_lines
 from israeli_whist.cli.scores import final_results, hand_heading, hand_summary, score_sheet, side_names
 from israeli_whist.cli.session import Leave, Seats, save_record
-from israeli_whist.cli.table import display_order, hand_lines, last_trick_text, table_panel
+from israeli_whist.cli.table import display_order, hand_lines, last_trick_text, numbering_note, table_panel
 from israeli_whist.core.actions import Action, Phase
 from israeli_whist.core.cards import Card
 from israeli_whist.core.errors import WhistError
@@ -27,7 +27,8 @@ from israeli_whist.core.views import SeatView, seat_view
 Reader = Callable[[str], str]
 
 HELP = """Commands:
-  a card       QH, 10c, Q♥ or its number in your hand (3)
+  a card       QH, 10c, Q♥ or its number in your hand (3); in the play a card keeps
+               its number to the end of the hand (a card played leaves a gap)
   a call       pass, 5S, 6H, 7NT (in the trump auction)
   a contract   a number of tricks, like 4
   Frisch       one card at a time, or all three on one line: 2 5 9 or QH 10C 2S
@@ -158,7 +159,7 @@ class TerminalGame:
     def show_table(self, view: SeatView, shown: Sequence[Card]) -> None:
         self.console.print()
         self.console.print(table_panel(view, self.names, hand_heading(self.match, self.names)))
-        self.console.print(Text("Your hand:", style="bold"))
+        self.console.print(Text.assemble(("Your hand", "bold"), (f" ({numbering_note(view)}):", "dim")))
         self.console.print(hand_lines(view, shown))
 
     def command(self, word: str, view: SeatView | None, shown: Sequence[Card]) -> None:

@@ -34,10 +34,12 @@ class Seats:
 def make_seats(match: Match, level: str, seed: int, human_name: str | None) -> Seats:
     """Player 0 is the human (unless every seat is a bot); a cut for partners may seat them anywhere."""
     n = match.game.players
-    if human_name is None:
-        players = [f"Bot {i + 1}" for i in range(n)]
-    else:
-        players = [human_name] + [f"Bot {i}" for i in range(1, n)]
+    # A bot is named by its seat, counted from 1, as the web's table names it (Bot 2 to 4 beside a
+    # person in seat 1), so that a game reads the same in both; a cut for partners may move seats.
+    seat_of = {player: seat for seat, player in enumerate(match.seating)}
+    players = [f"Bot {seat_of[i] + 1}" for i in range(n)]
+    if human_name is not None:
+        players[0] = human_name
     names = [players[match.seating[seat]] for seat in range(n)]
     human = match.seating.index(0) if human_name is not None else -1
     # Each bot's randomness derives from the game seed, so --seed replays the bots' choices too.

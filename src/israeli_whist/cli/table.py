@@ -13,7 +13,7 @@ from rich.text import Text
 
 from israeli_whist.cli.cardtext import action_text, card_text, cards_line, over_under_text, strain_text, suit_style
 from israeli_whist.core.actions import PASS, Phase
-from israeli_whist.core.cards import NO_TRUMP, SUIT_SYMBOLS, Card, sorted_for_display
+from israeli_whist.core.cards import NO_TRUMP, SUIT_SYMBOLS, Card, CardSet, card_bit, sorted_for_display
 from israeli_whist.core.games import game_for_rules
 from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.views import SeatView
@@ -26,8 +26,23 @@ def game_of(view: SeatView) -> HandGame:
 
 
 def display_order(view: SeatView) -> list[Card]:
-    """The seat's cards as shown and numbered: by suit (trump first), high to low."""
-    return sorted_for_display(view.hand, view.trump if view.trump >= 0 else NO_TRUMP)
+    """The seat's cards as numbered: by suit (trump first), high to low. The cards already played in
+    this hand keep their places, so that a card's number does not change as the tricks go by: the
+    numbers change only when the cards themselves do (a Frisch) or when the trump puts its suit first."""
+    return sorted_for_display(view.hand | played_by(view), view.trump if view.trump >= 0 else NO_TRUMP)
+
+
+def played_by(view: SeatView) -> CardSet:
+    """The cards the seat has played in this hand: in the tricks taken and in the trick under way."""
+    if view.seat < 0:
+        return 0
+    mask = 0
+    for leader, cards, _winner in view.tricks:
+        mask |= card_bit(cards[(view.seat - leader) % view.players])
+    for seat, card in view.trick:
+        if seat == view.seat:
+            mask |= card_bit(card)
+    return mask
 
 
 def seat_tags(view: SeatView, seat: int) -> list[str]:
@@ -92,7 +107,7 @@ def contracts_line(view: SeatView) -> Text | None:
         return Text(f"Contracts so far: {total} for {count_text(view.hand_size, 'trick')}")
     style = "bold magenta" if view.over_under == "over" else "bold cyan"
     start, _, word = over_under_text(total, view.hand_size).partition(": ")
-    return Text(f"Contracts: {start}: ") + Text(word.upper(), style=style)
+    return Text(f"Contracts: {start}: ") + Text(word, style=style)  # said in colour, not in capitals
 
 
 def sides_line(view: SeatView, names: Sequence[str]) -> Text | None:
@@ -146,8 +161,16 @@ def table_panel(view: SeatView, names: Sequence[str], heading: str) -> Renderabl
     return Group(Text(heading, style="bold"), table, *lines)
 
 
+def numbering_note(view: SeatView) -> str:
+    """How the cards are numbered, said beside the hand (the numbers of the cards played stay unused)."""
+    if view.phase == Phase.PLAY:
+        return "type a card or its number; numbers stay to the end of the hand"
+    return "type a card or its number"
+
+
 def hand_lines(view: SeatView, shown: Sequence[Card]) -> Text:
-    """The seat's cards, one line per suit, each with the number that selects it.
+    """The seat's cards, one line per suit, each with the number that selects it (``shown`` is
+    ``display_order``: the cards played are left out, and their numbers with them).
 
     In play the cards that may be played are bold and the others dim. In a Frisch the cards
     already chosen are struck through and starred (the star shows without colours too);
@@ -158,10 +181,12 @@ def hand_lines(view: SeatView, shown: Sequence[Card]) -> Text:
     out = Text()
     suit = -1
     for index, card in enumerate(shown, start=1):
+        if not view.hand >> card & 1:  # played: its number stays unused until the next hand
+            continue
         if card // 13 != suit:
-            suit = card // 13
-            if index > 1:
+            if suit >= 0:
                 out.append("\n")
+            suit = card // 13
             out.append(f"  {SUIT_SYMBOLS[suit]} ", style=suit_style(suit))
         style = ""
         if legal is not None:

@@ -45,26 +45,36 @@ def shown_trick(view: SeatView) -> tuple[dict[int, int], str]:
     return {(leader + i) % view.players: card for i, card in enumerate(cards)}, f"trick {len(view.tricks)}"
 
 
-def seat_box(view: SeatView, names: Sequence[str], seat: int, card: int | None) -> RenderableType:
-    """A seat: its name (▶ when it is to act), its tags, its call or contract and tricks, its card."""
+def seat_box(view: SeatView, names: Sequence[str], seat: int, card: int | None,
+             compact: bool = False) -> RenderableType:
+    """A seat: its name (▶ when it is to act), its tags, its call or contract and tricks, its card.
+    Compact, the tags follow the name on its line."""
     title = Text(names[seat], style="bold")
     if seat == view.player:
         title = Text("▶ ", style="bold yellow") + title
     lines = [title]
-    tags = seat_tags(view, seat)
-    lines.append(Text(", ".join(tags), style="dim"))
-    lines.append(seat_status(view, seat))
+    tags = Text(", ".join(seat_tags(view, seat)), style="dim")
+    if not compact:
+        lines.append(tags)
+    elif tags:
+        title.append_text(Text(" · ", style="dim") + tags)
+    lines.append(seat_status(view, seat, compact))
     lines.append(Text("[ ") + card_text(card, "bold") + Text(" ]") if card is not None else Text(""))
     return Group(*lines)
 
 
-def seat_status(view: SeatView, seat: int) -> Text:
+def seat_status(view: SeatView, seat: int, compact: bool = False) -> Text:
+    """The seat's last call in the auction; then its contract and, in play, its tricks (compact,
+    in play: ``tricks 2 of 4``, which fits the narrow column of a seat at 80 columns)."""
     if view.phase in (Phase.AUCTION, Phase.FRISCH) and view.rules.traits.trump_auction:
         last = [call for frisch_round, who, call in view.calls if who == seat and frisch_round == view.frisch_round]
         if not last:
             return Text("")
         return Text("pass", style="dim") if last[-1] == PASS else Text("bid ") + action_text(last[-1])
     status = Text("")
+    if compact and view.phase >= Phase.PLAY:
+        contract = view.contracts[seat] if view.rules.traits.contracts else -1
+        return Text("tricks ") + tricks_cell(view, seat) + Text(f" of {contract}" if contract >= 0 else "")
     if view.rules.traits.contracts and view.phase >= Phase.CONTRACT:
         contract = view.contracts[seat]
         status += Text(f"{view.rules.traits.contract_word} ") + (Text(str(contract)) if contract >= 0
@@ -74,19 +84,21 @@ def seat_status(view: SeatView, seat: int) -> Text:
     return status
 
 
-def board(view: SeatView, names: Sequence[str]) -> RenderableType:
-    """The seats around the trick, with the trump and the contracts in the middle."""
+def board(view: SeatView, names: Sequence[str], compact: bool = False) -> RenderableType:
+    """The seats around the trick, with the trump and the contracts in the middle. Compact (a
+    terminal of 24 rows), the seats take three lines with none between them, and the contracts'
+    total is left to the auction panel beside, which shows it too."""
     cards, caption = shown_trick(view)
     cells: dict[tuple[int, int], RenderableType] = {}
     for seat in range(view.players):
-        cells[place_of(view, seat)] = seat_box(view, names, seat, cards.get(seat))
+        cells[place_of(view, seat)] = seat_box(view, names, seat, cards.get(seat), compact)
     middle = [trump_line(view, names)]
     if caption:
         _leader, _cards, winner = view.last_trick or (0, (), 0)
         middle.append(Text(f"{caption} won by {names[winner]}", style="dim"))
-    middle.extend(line for line in (contracts_line(view), sides_line(view, names)) if line)
+    middle.extend(line for line in (None if compact else contracts_line(view), sides_line(view, names)) if line)
     cells[(1, 1)] = Group(*middle)
-    grid = Table.grid(expand=True, padding=(1, 2))
+    grid = Table.grid(expand=True, padding=(0, 1) if compact else (1, 2))
     for ratio in (2, 3, 2):  # the middle column holds the longest lines: the trump and the contracts
         grid.add_column(justify="center", ratio=ratio)
     for row in range(3):

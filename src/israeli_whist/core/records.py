@@ -4,7 +4,7 @@ The format (``docs/record-format.md`` describes every field)::
 
     {"format": "whist-record", "version": 1, "game": "israeli",
      "rules": {...every option...}, "seed": 7, "first_dealer": 0,
-     "players": ["Ann", "Bot 1", "Bot 2", "Bot 3"], "seating": [0, 1, 2, 3],
+     "players": ["Ann", "Bot 2", "Bot 3", "Bot 4"], "seating": [0, 1, 2, 3],
      "hands": [{"number": 1, "dealer": 0, "deal": ["AS KS ...", ...],
                 "actions": [[1, "pass"], [2, "5S"], ...], "points": [19, -10, 25, -20]}],
      "totals": [19, -10, 25, -20]}
