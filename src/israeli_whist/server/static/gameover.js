@@ -19,15 +19,19 @@ whist.gameover = (() => {
     return { bid: bid.length, made, best: byPoints[0], worst: byPoints[byPoints.length - 1], played: played.length };
   }
 
+  // A hand's points kept left to right in a Hebrew line ("+50", not "50+"): isolated, as <bdi dir=ltr>.
+  const points = (value) => `\u2066${finished.signed(value)}\u2069`;
+
+  // Each fact kept whole on its line (a phone wraps between them, not inside "(hand 2)").
   function factLine(score, seat) {
     const found = facts(score, seat);
     const parts = [];
     if (found.bid) parts.push(whist.t("gameover.made", { made: found.made, all: found.bid }));
     if (found.played > 1) {
-      parts.push(whist.t("gameover.best", { points: finished.signed(found.best.points[seat]), n: found.best.number }));
-      parts.push(whist.t("gameover.worst", { points: finished.signed(found.worst.points[seat]), n: found.worst.number }));
+      parts.push(whist.t("gameover.best", { points: points(found.best.points[seat]), n: found.best.number }));
+      parts.push(whist.t("gameover.worst", { points: points(found.worst.points[seat]), n: found.worst.number }));
     }
-    return parts.join(" · ");
+    return parts;
   }
 
   function standings(state, seatName) {
@@ -40,11 +44,12 @@ whist.gameover = (() => {
       element("div", { className: "place-line" }, [
         element("span", { className: "place", text: `${score.places[s]}.` }), " ",
         element("bdi", { className: "name", text: seatName(s) }), " ",
-        element("span", { className: "total", dataset: { testid: `final-total-${s}` }, text: finished.number(score.totals[s]) }),
+        element("bdi", { className: "total", dir: "ltr", dataset: { testid: `final-total-${s}` }, text: String(score.totals[s]) }),
         element("span", { className: "muted" }, [` ${whist.t("standings.points")}`,
           games ? ` · ${whist.t("standings.games", { games: score.games_won[s] })}` : null]),
       ]),
-      element("div", { className: "facts muted", dataset: { testid: `facts-${s}` }, text: factLine(score, s) }),
+      element("div", { className: "facts muted", dataset: { testid: `facts-${s}` } },
+        factLine(score, s).flatMap((fact, i) => [i ? " · " : null, element("span", { text: fact })])),
     ])));
   }
 
@@ -92,7 +97,8 @@ whist.gameover = (() => {
       parts.push(element("p", { className: "muted", text: whist.t("rematch.hint") }));
       if (state.you >= 0) parts.push(button(whist.t("rematch.accept"), "play-again", "accept", true));
     } else {
-      parts.push(element("p", { text: whist.t("rematch.asked", { name: seatName(asked.asked_by) }) }), answers(state, seatName));
+      const who = asked.asked_by === state.you ? whist.t("rematch.you_asked") : whist.t("rematch.asked", { name: seatName(asked.asked_by) });
+      parts.push(element("p", { text: who }), answers(state, seatName));
       const out = asked.answers.some((a) => a === "declined" || a === "left");
       if (mine === "waiting" || mine === "declined" || mine === "left") {
         if (mine === "declined") parts.push(element("p", { className: "muted", text: whist.t("rematch.you_declined") }));
