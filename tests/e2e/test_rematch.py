@@ -45,7 +45,8 @@ def test_play_again_after_a_one_hand_game(browser: Browser, server: RunningServe
           browser_page(browser, server, locale="he-IL", width=375, height=812) as (_, ben)):
         for page, name in ((ann, "Ann"), (ben, "Ben")):
             assert page.request.post(server.url + "/api/guest", data={"name": name}).ok
-        seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "random"}]
+        seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "basic"},
+                 {"kind": "bot", "level": "random"}]
         made = ann.request.post(server.url + "/api/tables", data={
             "game": "israeli", "options": {"hands": 1}, "seats": seats, "take_seat": 0, "public": False})
         assert made.status == 201, made.text()
