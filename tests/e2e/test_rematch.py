@@ -102,3 +102,9 @@ def test_play_again_after_a_one_hand_game(browser: Browser, server: RunningServe
         assert [(s["kind"], s["level"], s["name"]) for s in table["seats"]] == [
             ("human", None, "Ann"), ("human", None, "Ben"), ("bot", "basic", ""), ("bot", "random", "")]
         assert table_data(ann)["hands"] == "0"
+
+        # Back at the finished table, the page offers the next game rather than moving by itself.
+        ann.goto(f"{server.url}/table/{table_id}")
+        expect(ann.get_by_test_id("rematch-next")).to_have_attribute("href", f"/table/{new_id}")
+        ann.wait_for_timeout(500)
+        assert ann.url.endswith(f"/table/{table_id}")

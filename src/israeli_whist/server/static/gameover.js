@@ -9,6 +9,10 @@ whist.gameover = (() => {
   const element = whist.element;
   let asked = null;  // the last "rematch" message: the question as it stands, or null
   let page = null;  // what draw() was last given
+  // Whether this page saw the question open before the new game started: only then does it move
+  // there by itself. A page opened later (back from the new game, say) offers a link instead.
+  let follow = false;
+  let moving = false;
 
   // Each seat's hands, contracts made, and its best and worst hand (of two or more hands played).
   function facts(score, seat) {
@@ -86,9 +90,10 @@ whist.gameover = (() => {
     const box = element("section", { className: "rematch", ariaLabel: whist.t("rematch.title"), dataset: { testid: "rematch", answer: mine } });
     const parts = [element("h3", { text: whist.t("rematch.title") })];
     if (asked && asked.next) {
-      if (mine === "accepted") {
+      if (mine === "accepted" && follow) {
         parts.push(element("p", { text: whist.t("rematch.moving") }));
-        location.assign(`/table/${encodeURIComponent(asked.next)}`);
+        if (!moving) location.assign(`/table/${encodeURIComponent(asked.next)}`);
+        moving = true;
       } else {
         parts.push(element("p", { text: whist.t("rematch.started") }),
           element("a", { href: `/table/${encodeURIComponent(asked.next)}`, dataset: { testid: "rematch-next" }, text: whist.t("rematch.open_next") }));
@@ -130,6 +135,7 @@ whist.gameover = (() => {
 
   // A "rematch" message from the server: the question changed.
   function question(message) {
+    follow = follow || (message.next === null);
     asked = message;
     if (page) draw(page);
   }
