@@ -16,7 +16,8 @@ Over the finished table's socket (``docs/server-protocol.md``, "Play again"):
 After every change each connection of the finished table gets the question as it stands
 (``message``), and a connection that opens while it is open gets it too. A finished game gives at
 most one new table, so the socket cannot be used to make tables without end. The question lives
-in the memory of the node that holds the finished table, and a restart forgets it.
+in the memory of the node the connections are on, and a restart forgets it: in a cluster each node
+asks the people connected to it (a finished table is rebuilt on every node that shows it).
 """
 
 from __future__ import annotations
