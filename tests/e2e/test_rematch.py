@@ -108,3 +108,10 @@ def test_play_again_after_a_one_hand_game(browser: Browser, server: RunningServe
         expect(ann.get_by_test_id("rematch-next")).to_have_attribute("href", f"/table/{new_id}")
         ann.wait_for_timeout(500)
         assert ann.url.endswith(f"/table/{table_id}")
+
+        # Its analysis link opens the replay with the analysis scrolled into view once it is made.
+        if not hand["cancelled"]:
+            ann.get_by_test_id("gameover-analysis").click()
+            ann.wait_for_url(re.compile(rf"/replay/{table_id}"))
+            expect(ann.get_by_test_id("analysis")).to_be_in_viewport(timeout=90_000)
+            assert ann.evaluate("window.scrollY") > 0
