@@ -182,8 +182,8 @@ def test_the_table_of_a_player_signed_out(browser: Browser, tour: Any, viewport:
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
 def test_the_game_over(browser: Browser, tour: Any, viewport: str) -> None:
     """A two-hand game of its own played to its end: the game-over panel (standings, contracts
-    made, the best and the worst hand of each player, the links, "Play again") is checked, and says
-    what the score sheet says."""
+    made, the best and the worst hand of each player, the links, "Play again") is checked, does not
+    jump as it comes, and says what the score sheet says."""
     table_id = tour_kit.new_table(tour.url, tour.cookie, hands=2)
     over = tour_kit.play_until(tour.url, tour.cookie, table_id, lambda state: bool(state["score"]["over"]),
                                random.Random(11))
@@ -191,6 +191,9 @@ def test_the_game_over(browser: Browser, tour: Any, viewport: str) -> None:
                                   ready="#standings .places li")
     try:
         expect(page.get_by_test_id("play-again")).to_be_visible()
+        page.wait_for_timeout(500)
+        shifts: list[float] = page.evaluate("window.layoutShifts")
+        assert sum(shifts) < MOST_LAYOUT_SHIFT, (viewport, shifts)
         hands = [hand for hand in over["score"]["hands"] if not hand["cancelled"]]
         for seat in range(4):
             points = [hand["points"][seat] for hand in hands]
