@@ -162,9 +162,11 @@ def test_no_rematch_while_the_game_is_played(client: TestClient) -> None:
 
 def test_the_cap_of_unfinished_tables_holds(client: TestClient) -> None:
     app_of(client).state.rematches.max_open_tables = 0
-    with finished_table(client, "hbbb") as (_, _people, (a,), _watcher):
-        refused = rematch(a, "accept")
+    with finished_table(client, "hbbb") as (table_id, _people, (a,), _watcher):
+        assert rematch(a, "accept")["answers"] == ["accepted", "bot", "bot", "bot"]  # accepted, told
+        refused = a.until(lambda m: m["type"] == "error")
         assert refused["code"] == Refusal.TOO_MANY_TABLES and "Ann" in refused["message"]
+        assert app_of(client).state.rematches.questions[table_id].next_table is None
 
 
 @st.composite

@@ -87,7 +87,11 @@ class Rematches:
                 question = self.questions[table.id] = self.ask(table, seat)
             question.answers[seat] = Answer.ACCEPTED
             if question.ready():
-                self.start(table, question)
+                try:
+                    self.start(table, question)
+                except ActionRefused:  # not started, but accepted: the others see it
+                    await self.tell(table, question)
+                    raise
         elif question is None:
             raise ActionRefused(Refusal.NO_REMATCH, "Nobody has asked for a new game")
         elif verb == "decline":
