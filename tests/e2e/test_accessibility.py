@@ -182,6 +182,36 @@ def test_the_table_of_a_player_signed_out(browser: Browser, tour: Any, viewport:
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_game_over(browser: Browser, tour: Any, viewport: str) -> None:
+    """A two-hand game of its own played to its end: the game-over panel (standings, contracts
+    made, the best and the worst hand of each player, the links, "Play again") is checked, does not
+    jump as it comes, and says what the score sheet says."""
+    table_id = tour_kit.new_table(tour.url, tour.cookie, hands=2)
+    over = tour_kit.play_until(tour.url, tour.cookie, table_id, lambda state: bool(state["score"]["over"]),
+                               random.Random(11))
+    page, problems = open_audited(browser, tour, "table-play", viewport, path=f"/table/{table_id}",
+                                  ready="#standings .places li")
+    try:
+        expect(page.get_by_test_id("play-again")).to_be_visible()
+        page.wait_for_timeout(500)
+        shifts: list[float] = page.evaluate("window.layoutShifts")
+        assert sum(shifts) < MOST_LAYOUT_SHIFT, (viewport, shifts)
+        hands = [hand for hand in over["score"]["hands"] if not hand["cancelled"]]
+        for seat in range(4):
+            points = [hand["points"][seat] for hand in hands]
+            facts = page.get_by_test_id(f"facts-{seat}").inner_text()
+            if len(hands) > 1:  # the best and the worst hand, signed as the page writes them
+                for shown in (max(points), min(points)):
+                    assert (f"+{shown}" if shown > 0 else f"−{-shown}" if shown < 0 else "0") in facts, facts
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{viewport}-audit-table-game-over.png"), full_page=True)
+        assert not blocking(page), viewport
+        assert not problems, problems
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
 def test_the_hand_over(browser: Browser, tour: Any, viewport: str) -> None:
     """A table of its own brought to the guest's last card of the first hand: the card played on the
     page, the hand's summary shows beside the next hand's auction (on a laptop), and is checked."""

@@ -102,8 +102,10 @@ def act_fields() -> st.SearchStrategy[dict[str, Any]]:
         optional={"id": st.one_of(texts, numbers, json_values), "extra": json_values})
 
 
-typed_messages = st.fixed_dictionaries({"type": st.one_of(st.sampled_from(["act", "sync", "ping"]), json_values)},
-                                       optional={"id": json_values, "action": json_values, "version": json_values})
+typed_messages = st.fixed_dictionaries({"type": st.one_of(st.sampled_from(["act", "sync", "ping", "rematch"]),
+                                                         json_values)},
+                                       optional={"id": json_values, "action": json_values, "version": json_values,
+                                                 "do": json_values})
 messages = st.one_of(act_fields(), typed_messages, json_values, texts.map(lambda text: {"raw": text}),
                      st.binary(max_size=5000).map(lambda data: {"bytes": data}),
                      st.sampled_from([{"raw": '{"type": "act", "action": 1e30, "version": 0, "id": "x"}'},

@@ -4,11 +4,13 @@ WebSocket messages, client to server (JSON objects):
   {"type": "act", "action": 61, "version": 12, "id": "c7"}   take an action from ``view.legal``
   {"type": "sync"}                                            send me the state again
   {"type": "ping"}
+  {"type": "rematch", "do": "accept"}                         play again at a finished table (rematch.py)
 Server to client:
   {"type": "state", "version": ..., "you": seat or -1, "table": ..., "score": ..., "view": ...}
   {"type": "ack", "id": "c7", "version": 13}
   {"type": "error", "id": "c7", "code": "not_your_turn", "message": "It is not your turn"}
   {"type": "pong"}
+  {"type": "rematch", "asked_by": 0, "answers": ["accepted", "bot", ...], "next": null}
 ``docs/server-protocol.md`` describes every field.
 """
 
@@ -30,6 +32,7 @@ from israeli_whist.server.inputs import Body, json_problem
 from israeli_whist.server.limits import check_open_tables, rate_limited
 from israeli_whist.server.live import ActionRefused, LiveTable
 from israeli_whist.server.refusals import Refusal, SocketClosed
+from israeli_whist.server.rematch import Rematches
 from israeli_whist.server.replies import Refused, json_text
 
 log = logging.getLogger("whist.server")
@@ -172,11 +175,13 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             await websocket.close(code=SocketClosed.SIGNED_OUT, reason="Signed out")
 
     limit: int = websocket.app.state.settings.max_message_bytes
+    rematches: Rematches = websocket.app.state.rematches
     sessions = sessions_of(websocket)
     sessions.watch(session, close_signed_out)
     try:
         # Inside the try: a client gone before its first state must not stay among the connections.
         await table.connect(seat, send)
+        await rematches.connected(table, seat, send)
         while True:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect" or signed_out:  # nothing more once the session ended
@@ -190,7 +195,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             else:
                 table = hub.current(table_id, table)  # in a cluster the table may have moved to or from this node
                 try:
-                    reply = await handle_message(table, seat, text, limit)
+                    reply = await handle_message(table, seat, text, limit, rematches)
                 except Exception:  # a fault of ours: logged, answered, and the connection kept
                     log.exception("table %s: message from seat %d failed", table.id, seat)
                     reply = error(None, Refusal.INTERNAL, "The server failed to answer this message")
@@ -204,9 +209,11 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     finally:
         sessions.unwatch(session, close_signed_out)
         hub.current(table_id, table).disconnect(seat, send)
+        rematches.disconnected(hub.current(table_id, table), seat)
 
 
-async def handle_message(table: LiveTable, seat: int, text: str, limit: int) -> dict[str, Any] | None:
+async def handle_message(table: LiveTable, seat: int, text: str, limit: int,
+                         rematches: Rematches) -> dict[str, Any] | None:
     """The reply to one client message; every error path leaves the table as it was."""
     if len(text.encode("utf-8", "surrogatepass")) > limit:  # measured even if it holds a lone surrogate
         return error(None, Refusal.TOO_LARGE, f"A message is at most {limit} bytes")
@@ -225,8 +232,13 @@ async def handle_message(table: LiveTable, seat: int, text: str, limit: int) -> 
         return {"type": "pong"}
     if kind == "sync":
         return table.state_message(seat)
+    if kind == "rematch":  # answered by the question to every connection, or refused
+        try:
+            return await rematches.handle(table, seat, message)
+        except ActionRefused as refused:
+            return error(message_id, refused.code, str(refused))
     if kind != "act":
-        return error(message_id, Refusal.UNKNOWN_TYPE, "Message types: act, sync, ping")
+        return error(message_id, Refusal.UNKNOWN_TYPE, "Message types: act, sync, ping, rematch")
     action, version = message.get("action"), message.get("version")
     if action.__class__ is not int or version.__class__ is not int:
         return error(message_id, Refusal.MALFORMED, "'act' needs an integer 'action' and 'version'")

@@ -26,6 +26,7 @@ from israeli_whist.server.headers import install_security_headers
 from israeli_whist.server.hub import Hub
 from israeli_whist.server.limits import Clock, RateLimiter
 from israeli_whist.server.refusals import Refusal
+from israeli_whist.server.rematch import Rematches
 from israeli_whist.server.replies import JSONReply, Refused, install_error_handlers
 from israeli_whist.server.sessions import Sessions, install_sessions
 from israeli_whist.server.settings import ServerSettings
@@ -63,6 +64,7 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
                                 settings.analysis_workers), cluster)
         hub.resume()
         app.state.store, app.state.hub = store, hub
+        app.state.rematches = Rematches(hub, settings.max_open_tables)
         app.state.sessions = sessions = Sessions(store, clock)
         sessions.start_sweeping()
         hub.start_tables()

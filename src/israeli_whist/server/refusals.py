@@ -71,6 +71,10 @@ class Refusal(enum.StrEnum):
     NO_ANALYSIS = "no_analysis"
     ANALYSES_BUSY = "analyses_busy"
     NO_PLAYER = "no_player"
+    # Play again at a finished table (rematch.py).
+    NO_REMATCH = "no_rematch"  # a decline or a start with no new game asked for, or a start before accepting
+    REMATCH_UNDECIDED = "rematch_undecided"  # a start while nobody has declined or left
+    REMATCH_STARTED = "rematch_started"  # a decline or a start once the new game has started
 
 
 class SocketClosed(enum.IntEnum):

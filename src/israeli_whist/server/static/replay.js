@@ -15,6 +15,9 @@ whist.ready.then(() => {
   let askAgainAt = null; // when the server said to ask for it again (Date.now() time), while the page waits
   let hand = 0; // index into game.hands
   let step = 0; // index into that hand's steps
+  // Opened as the game's analysis (#analysis, the game-over page's link): the analysis is scrolled
+  // into view once it is shown, the first time only.
+  let toAnalysis = new URLSearchParams(location.hash.slice(1)).has("analysis");
 
   async function load() {
     const suffix = invite ? `?invite=${encodeURIComponent(invite)}` : "";
@@ -459,6 +462,8 @@ whist.ready.then(() => {
       parts.push(el("h3", "", whist.t("an.bids", { bot: botName() })), el("ol", "an-list", bids));
     }
     box.replaceChildren(...parts);
+    if (toAnalysis) box.scrollIntoView({ block: "start" });
+    toAnalysis = false;
   }
 
   // What the verdicts cover: the depth only where cards were left out by it, and the cards

@@ -646,22 +646,9 @@ function suitRows(cards) {
   }));
 }
 
-function renderStandings() {
-  const panel = $("standings");
-  const { score } = state;
-  panel.hidden = !score.over;
-  if (!score.over) return;
-  const n = state.view.players;
-  const order = [...Array(n).keys()].sort((a, b) => score.places[a] - score.places[b] || a - b);
-  const games = state.view.traits.games_to_target && score.games_won.some((g) => g > 0);
-  const lobby = element("a", { href: "/", text: whist.t("standings.lobby") });
-  panel.replaceChildren(element("h2", { text: whist.t("standings.title") }),
-    element("ol", { className: "places" }, order.map((s) => element("li", { dataset: { seat: String(s), place: String(score.places[s]) } }, [
-      element("span", { className: "place", text: `${score.places[s]}.` }), " ",
-      element("bdi", { className: "name", text: seatName(s) }), " ",
-      element("span", { className: "muted" }, [number(score.totals[s]), ` ${whist.t("standings.points")}`,
-        games ? ` · ${whist.t("standings.games", { games: score.games_won[s] })}` : null]),
-    ]))), lobby);
+function renderStandings() {  // gameover.js: the game's end, and "Play again"
+  whist.gameover.draw({ panel: $("standings"), state, seatName, tableId, invite,
+    send: (message) => { if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message)); } });
 }
 
 // Joining: a guest name first, then a free seat ----------------------------------------------
@@ -837,6 +824,8 @@ function receive(message) {
     showError(message.code, message.message);
     if (message.state) setState(message.state);
     else render();
+  } else if (message.type === "rematch") {
+    whist.gameover.question(message);
   } else if (message.type === "ack") {
     $("error").textContent = "";
   }
