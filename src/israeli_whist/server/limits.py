@@ -28,6 +28,7 @@ from dataclasses import fields
 from typing import Literal
 
 from fastapi import Request
+from starlette.requests import HTTPConnection
 
 from israeli_whist.core.wording import count_text
 from israeli_whist.server.hub import Hub
@@ -36,9 +37,10 @@ from israeli_whist.server.replies import Refused
 from israeli_whist.server.settings import Limit, RateLimits
 
 Clock = Callable[[], float]
-Kind = Literal["tables", "guests", "accounts", "logins", "analyses"]
+Kind = Literal["tables", "guests", "accounts", "logins", "analyses", "chat"]
 WHAT: dict[Kind, str] = {"tables": "new tables", "guests": "new guests", "accounts": "new accounts",
-                         "logins": "sign-in attempts", "analyses": "analysis requests"}
+                         "logins": "sign-in attempts", "analyses": "analysis requests",
+                         "chat": "chat messages"}
 SESSION_KEY = "rate_id"  # the session's random id, in its cookie
 
 
@@ -115,7 +117,8 @@ def session_of(request: Request) -> str:
     return key
 
 
-def address_of(request: Request) -> str:
+def address_of(request: HTTPConnection) -> str:
+    """The client's address: a request's, or a table socket's (the chat's limit counts it)."""
     return request.client.host if request.client is not None else "unknown"
 
 

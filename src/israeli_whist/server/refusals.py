@@ -69,6 +69,12 @@ class Refusal(enum.StrEnum):
     NO_ANALYSIS = "no_analysis"
     ANALYSES_BUSY = "analyses_busy"
     NO_PLAYER = "no_player"
+    # Talk at a table (chat.py), in the order the table checks a message.
+    CHAT_OFF = "chat_off"  # the table's creator turned its chat off
+    CHAT_SEATED = "chat_seated"  # only the seated players talk at this table
+    CHAT_LENGTH = "chat_length"  # a message empty once normalised, or past its length
+    REACTION = "reaction"  # not one of the quick reactions
+    NOT_CREATOR = "not_creator"  # only the table's creator sets who may talk
 
 
 class SocketClosed(enum.IntEnum):
