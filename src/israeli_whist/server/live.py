@@ -391,6 +391,7 @@ class LiveTable:
             "move_timer": self.row.move_timer,
             "status": "finished" if self.match.over else "playing",
             "chat": self.chat_mode,
+            "created_by": self.row.created_by,  # the one who may change ``chat``
             "seats": [{"seat": s.number, "kind": s.kind, "level": s.bot_level, "name": s.name,
                        "taken": s.is_bot or s.user_id is not None, "connected": bool(s.connections),
                        "away": s.away} for s in self.seats],
