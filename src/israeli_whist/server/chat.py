@@ -17,8 +17,9 @@ white space (new lines too: a message is one line) made one. ``<`` and ``>`` sta
 a message as text, never as markup.
 
 In a cluster (``cluster.py``) a message is stored and sent by the node its sender is connected to,
-and told to the other nodes on the tables' channel, each of which sends it to its own connections
-to the table (``relay``): talk changes nothing in the game, so it needs no owner to order it.
+and its number told to the other nodes on the tables' channel; each reads it and sends it to its
+own connections to the table (``relay``): talk changes nothing in the game, so it needs no owner to
+order it. A change of who may talk goes the same way.
 """
 
 from __future__ import annotations
@@ -31,8 +32,15 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from israeli_whist.core.names import BLANK, REFUSED
-from israeli_whist.server.chatstore import CHAT_MODES, add_message, set_chat_mode
+from israeli_whist.server.chatstore import (
+    CHAT_MODES,
+    add_message,
+    set_chat_mode,
+    stored_chat_mode,
+    stored_message,
+)
 from israeli_whist.server.cluster import TABLES_CHANNEL
+from israeli_whist.server.inputs import MAX_ROW_NUMBER
 from israeli_whist.server.live import LiveTable, RemoteConnection
 from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replies import Refused
@@ -129,7 +137,7 @@ async def speak(table: LiveTable, speaker: Speaker, message: dict[str, Any], lim
         log.exception("table %s: a chat message could not be stored", table.id)
         raise ChatRefused(Refusal.UNAVAILABLE, "The message could not be saved; please send it again") from None
     await tell(table, {"type": "chat", "message": said})
-    await tell_cluster(table, {"chat": said})
+    await tell_cluster(table, {"chat": said["id"]})
 
 
 async def set_mode(table: LiveTable, speaker: Speaker, value: Any) -> None:
@@ -144,7 +152,7 @@ async def set_mode(table: LiveTable, speaker: Speaker, value: Any) -> None:
         raise ChatRefused(Refusal.UNAVAILABLE, "The change could not be saved; please try again") from None
     table.chat_mode = mode
     await table.broadcast()
-    await tell_cluster(table, {"chat_mode": mode})
+    await tell_cluster(table, {"chat_mode": True})
 
 
 async def tell(table: LiveTable, message: dict[str, Any]) -> None:
@@ -170,13 +178,18 @@ async def tell_cluster(table: LiveTable, news: dict[str, Any]) -> None:
 
 
 async def relay(table: LiveTable | None, news: dict[str, Any]) -> None:
-    """Another node's chat message or chat mode, for this node's connections to the table."""
+    """Another node's news of the table's talk, for this node's connections to it: a message, or a
+    new chat mode. Each is read from the database, not taken from the notification, which any
+    user of the database could send: a message that is not stored is not shown."""
     if table is None:
         return
     said = news.get("chat")
-    if isinstance(said, dict):
-        await tell(table, {"type": "chat", "message": said})
-    mode = news.get("chat_mode")
-    if isinstance(mode, str) and mode in CHAT_MODES:
-        table.chat_mode = mode
-        await table.broadcast()
+    if said.__class__ is int and 0 < said <= MAX_ROW_NUMBER:  # a number the id column holds
+        found = await table.store.off_loop(stored_message, table.store, table.id, said)
+        if found is not None:
+            await tell(table, {"type": "chat", "message": found})
+    if news.get("chat_mode") is True:
+        mode = await table.store.off_loop(stored_chat_mode, table.store, table.id)
+        if mode is not None and mode != table.chat_mode:
+            table.chat_mode = mode
+            await table.broadcast()

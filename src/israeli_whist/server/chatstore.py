@@ -68,6 +68,20 @@ def game_chat(c: Connection, table_id: str) -> list[dict[str, Any]]:
     return [message_json(row) for row in rows]
 
 
+def stored_message(store: Store, table_id: str, message_id: int) -> dict[str, Any] | None:
+    """One message of the table, by its number; None if the table has no such message."""
+    with store.begin() as c:
+        row = c.execute(select(chat_messages).where(chat_messages.c.id == message_id,
+                                                    chat_messages.c.table_id == table_id)).first()
+    return None if row is None else message_json(row)
+
+
+def stored_chat_mode(store: Store, table_id: str) -> str | None:
+    with store.begin() as c:
+        mode = c.execute(select(tables.c.chat).where(tables.c.id == table_id)).scalar()
+    return mode if isinstance(mode, str) and mode in CHAT_MODES else None
+
+
 def set_chat_mode(store: Store, table_id: str, mode: str) -> None:
     with store.begin() as c:
         c.execute(update(tables).where(tables.c.id == table_id).values(chat=mode))
