@@ -3,7 +3,8 @@ however much markup it holds; a muted player's messages are hidden for the one w
 on that browser, until unmuted; on a phone the chat is one tap away with the count of messages not
 read yet; the creator chooses who may talk; a finished game's replay shows what was said up to the
 place shown. axe-core finds nothing in the chat, open with messages, in Hebrew on a phone and in
-English on a laptop; screenshots of both are written to ``test-artifacts/screenshots/chat-*.png``."""
+English on a laptop; screenshots of both (and of the phone's button with its count) are written to
+``test-artifacts/screenshots/chat-*.png``."""
 
 from __future__ import annotations
 
@@ -99,6 +100,8 @@ def test_on_a_phone_the_chat_is_one_tap_away_with_the_unread_count(browser: Brow
         with connect_real(server.url, gal, table_id) as watcher:
             assert say(watcher, {"type": "chat", "text": "אני רק צופה"}, "g1")["type"] == "ack"
         expect(toggle).to_have_attribute("data-unread", "3")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "chat-375x812-he-unread.png"))  # the button with its count
         toggle.click()
         expect(page.get_by_test_id("chat")).to_be_visible()
         expect(toggle).to_have_attribute("data-unread", "0")
@@ -107,7 +110,6 @@ def test_on_a_phone_the_chat_is_one_tap_away_with_the_unread_count(browser: Brow
         expect(page.get_by_test_id("chat-input")).to_be_focused()
         page.get_by_test_id("chat-input").fill("תודה!")
         no_axe_violation(page)
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "chat-375x812-he.png"))
         page.get_by_test_id("chat-send").click()
         assert ben.until(lambda m: m["type"] == "chat" and m["message"].get("text") == "תודה!")
