@@ -154,7 +154,7 @@ def test_messages_are_rate_limited_per_user(app_settings: ServerSettings) -> Non
             assert say(a2, {"type": "react", "reaction": REACTIONS[-1]})["type"] == "ack"  # one user, two pages
             reply = say(a, {"type": "chat", "text": "and more"})
             assert reply["code"] == "too_many"
-            assert reply["message"] == ("Too many chat messages from this session: at most 3 in 30 seconds. "
+            assert reply["message"] == ("Too many chat messages from this user: at most 3 in 30 seconds. "
                                         "Try again in 30 seconds.")
             assert say(b, {"type": "chat", "text": "Bob still may"})["type"] == "ack"
             clock.advance(30)

@@ -127,7 +127,7 @@ async def speak(table: LiveTable, speaker: Speaker, message: dict[str, Any], lim
         if not isinstance(reaction, str) or reaction not in REACTIONS:
             raise ChatRefused(Refusal.REACTION, f"A reaction is one of {', '.join(REACTIONS)}")
     try:
-        limiter.hit("chat", f"user {speaker.user_id}", speaker.address)
+        limiter.hit("chat", f"user {speaker.user_id}", speaker.address, counted_as="user")
     except Refused as refused:
         raise ChatRefused(Refusal.TOO_MANY, str(refused.detail)) from None
     try:

@@ -78,14 +78,15 @@ class RateLimiter:
         self.windows = {(kind, scope): SlidingWindow(count, limit.seconds) for kind, limit in self.limits.items()
                         for scope, count in (("session", limit.per_session), ("address", limit.per_address))}
 
-    def hit(self, kind: Kind, session: str, address: str) -> None:
-        """Count one request, or refuse it with 429 and ``Retry-After`` when either count is full."""
+    def hit(self, kind: Kind, session: str, address: str, counted_as: str = "session") -> None:
+        """Count one request, or refuse it with 429 and ``Retry-After`` when either count is full.
+        ``counted_as`` names what ``session`` stands for in the refusal (the chat counts a user)."""
         limit = self.limits.get(kind)
         if limit is None:
             return
         now = self.clock()
         by_session, by_address = self.windows[kind, "session"], self.windows[kind, "address"]
-        waits = [(by_session.wait(session, now), "session", limit.per_session),
+        waits = [(by_session.wait(session, now), counted_as, limit.per_session),
                  (by_address.wait(address, now), "address", limit.per_address)]
         wait, scope, count = max(waits)
         if wait > 0:
