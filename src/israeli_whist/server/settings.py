@@ -97,7 +97,7 @@ class RateLimits:
         """These limits as ``changed`` reads them.
 
         >>> RateLimits(accounts=None).specs()
-        'tables=10,30,60 guests=5,30,600 accounts=off logins=10,30,300 analyses=20,60,60'
+        'tables=10,30,60 guests=5,30,600 accounts=off logins=10,30,300 analyses=20,60,60 chat=10,60,30'
         """
         return " ".join(f"{f.name}=" + ("off" if (limit := getattr(self, f.name)) is None else
                                         f"{limit.per_session},{limit.per_address},{limit.seconds}")
