@@ -179,3 +179,25 @@ def test_the_connections_of_a_node_that_died_are_forgotten(settings: ServerSetti
         kill(south)  # with Ann's connection on it
         wait_until_away(north, table_id, LEASE + settings.grace_seconds + 5, "a dead node's connection kept the seat")
         assert not hub_of(north).tables[table_id].remote_connections()
+
+
+def test_talk_reaches_the_connections_of_both_nodes(settings: ServerSettings) -> None:
+    """A chat message is stored and sent by the node its sender came through and read by the other
+    for its own connections; the creator's change of who may talk reaches the other node too."""
+    with node(settings, "north") as north, node(settings, "south") as south:
+        ann, bob, cid = sign_in(north, "Ann"), sign_in(south, "Bob"), sign_in(south, "Cid")
+        table_id = create_table(north, ann, "hhbb", options={"hands": 1})["id"]
+        join(south, bob, table_id, 1)
+        with connect(north, ann, table_id) as a, connect(south, bob, table_id) as b, \
+                connect(south, cid, table_id) as c:
+            b.send({"type": "chat", "text": "Hi from the south", "id": "b1"})
+            assert b.until(lambda m: m["type"] in ("ack", "error"))["type"] == "ack"
+            assert a.until(lambda m: m["type"] == "chat")["message"]["text"] == "Hi from the south"
+            a.send({"type": "react", "reaction": "sorry", "id": "a1"})
+            for conn in (b, c):
+                assert conn.until(lambda m: m["type"] == "chat" and "reaction" in m["message"])["message"] == \
+                    {**conn.messages[-1]["message"], "name": "Ann", "seat": 0, "reaction": "sorry"}
+            a.send({"type": "chat_mode", "mode": "seated", "id": "a2"})
+            c.until(lambda m: m["type"] == "state" and m["table"]["chat"] == "seated")
+            c.send({"type": "chat", "text": "me too", "id": "c1"})
+            assert c.until(lambda m: m["type"] in ("ack", "error"))["code"] == "chat_seated"

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from israeli_whist.server.chat import relay
 from israeli_whist.server.cluster import Cluster
 from israeli_whist.server.db import Store
 from israeli_whist.server.hub import Hub, TableRequest
@@ -70,3 +71,23 @@ def test_any_announcement_is_taken_in_by_a_mirror(hub: Hub, data: st.DataObject)
         assert seat.user_id is None or isinstance(seat.user_id, int)
         assert isinstance(seat.name, str)
     assert isinstance(mirror.table_json()["seats"][0]["connected"], bool)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(news=st.dictionaries(st.sampled_from(["table", "from", "chat", "chat_mode"]),
+                            JSON | st.integers() | st.just(True), max_size=4))
+def test_any_news_of_talk_shows_only_what_is_stored(hub: Hub, news: dict[str, Any]) -> None:
+    """Another node's news of a chat message or a chat mode is read from the database: the table
+    has no message and its mode is the stored one, so whatever the news says, nothing is shown."""
+    table = next(iter(hub.tables.values()))
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    table.spectators.add(send)
+    try:
+        asyncio.run(relay(table, news))
+    finally:
+        table.spectators.discard(send)
+    assert sent == [] and table.chat_mode == "everyone"

@@ -177,7 +177,8 @@ PLAUSIBLE: dict[str, list[Any]] = {
     "game": ["israeli", "classic", "whistiti"], "preset": [None, "short"], "options": [{}, {"hands": 1}],
     "seats": [[{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}], [{"kind": "bot"}]],
     "public": [True, False], "move_timer": [None, 5, 601], "take_seat": [0, None, 3], "seat": [0, 1, 4],
-    "invite": [None, "x"], "players": [["Ann", "Bob", "Cid", "Dan"], ["Ann"]], "number": [None, 1, 2],
+    "invite": [None, "x"], "chat": ["everyone", "seated", "off"],
+    "players": [["Ann", "Bob", "Cid", "Dan"], ["Ann"]], "number": [None, 1, 2],
     "entry": [{"declarer": 0, "level": 5, "strain": "S", "contracts": [5, 3, 3, 2], "tricks": [5, 3, 3, 2]}],
 }
 nasty_numbers = st.sampled_from(HUGE_NUMBERS)

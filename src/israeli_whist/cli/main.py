@@ -263,13 +263,13 @@ def serve(
              "https://whist.example; repeatable, or comma separated in the variable.")] = None,
     limit: Annotated[list[str] | None, typer.Option(
         "--limit", metavar="KIND=SESSION,ADDRESS,SECONDS",
-        help="Change a rate limit; repeatable. KIND: tables, guests, accounts, logins or analyses (game "
-             "analyses not yet known); e.g. tables=10,30,60 "
+        help="Change a rate limit; repeatable. KIND: tables, guests, accounts, logins, analyses (game "
+             "analyses not yet known) or chat (a user's messages at a table); e.g. tables=10,30,60 "
              "(10 new tables a session and 30 an address in any 60 seconds), or logins=off. Defaults: "
              f"{RateLimits().specs()}.")] = None,
     rate_limits: Annotated[bool, typer.Option(
         envvar="WHIST_RATE_LIMITS",
-        help="Rate limits on new tables, guests, accounts, sign-in attempts and analyses (off: a private "
+        help="Rate limits on new tables, guests, accounts, sign-in attempts, analyses and chat (off: a private "
              "server, a benchmark).")] = True,
     max_open_tables: Annotated[int, typer.Option(
         envvar="WHIST_MAX_OPEN_TABLES", min=0,

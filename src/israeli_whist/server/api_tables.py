@@ -5,12 +5,18 @@ WebSocket messages, client to server (JSON objects):
   {"type": "sync"}                                            send me the state again
   {"type": "ping"}
   {"type": "rematch", "do": "accept"}                         play again at a finished table (rematch.py)
+  {"type": "chat", "text": "well played!", "id": "m3"}         say something to the table (chat.py)
+  {"type": "react", "reaction": "sorry", "id": "m4"}          a quick reaction
+  {"type": "chat_mode", "mode": "seated", "id": "m5"}         who may talk (the table's creator only)
+  {"type": "chat_log"}                                        send me the recent messages
 Server to client:
   {"type": "state", "version": ..., "you": seat or -1, "table": ..., "score": ..., "view": ...}
   {"type": "ack", "id": "c7", "version": 13}
   {"type": "error", "id": "c7", "code": "not_your_turn", "message": "It is not your turn"}
   {"type": "pong"}
   {"type": "rematch", "asked_by": 0, "answers": ["accepted", "bot", ...], "next": null}
+  {"type": "chat", "message": {"id": 8, "name": "Dana", "seat": 2, "spectator": false, "text": ...}}
+  {"type": "chat_log", "messages": [...]}                     the recent messages
 ``docs/server-protocol.md`` describes every field.
 """
 
@@ -27,9 +33,11 @@ from starlette.websockets import WebSocketDisconnected
 
 from israeli_whist.server.access import live_visibility, may_see
 from israeli_whist.server.auth import require_user, session_user, sessions_of, signed_in
+from israeli_whist.server.chat import CHAT_TYPES, ChatRefused, Speaker, set_mode, speak
+from israeli_whist.server.chatstore import recent_messages
 from israeli_whist.server.hub import Hub, TableRequest, TableRequestError
 from israeli_whist.server.inputs import Body, json_problem
-from israeli_whist.server.limits import check_open_tables, rate_limited
+from israeli_whist.server.limits import RateLimiter, address_of, check_open_tables, rate_limited
 from israeli_whist.server.live import ActionRefused, LiveTable
 from israeli_whist.server.refusals import Refusal, SocketClosed
 from israeli_whist.server.rematch import Rematches
@@ -53,6 +61,7 @@ class TableIn(Body):
     move_timer: float | None = None
     # The creator sits here (None: only watch). Strict: JSON's true is not seat 1.
     take_seat: int | None = Field(default=0, strict=True)
+    chat: str = "everyone"  # who may talk at the table: everyone, seated (the players only) or off
 
 
 class JoinIn(Body):
@@ -98,7 +107,7 @@ async def create_table(body: TableIn, request: Request) -> dict[str, Any]:
                                            and body.seats[body.take_seat].kind == "human"):
         raise Refused(422, Refusal.INVALID_REQUEST, "'take_seat' is the number of a human seat, or null to only watch")
     req = TableRequest(body.game, body.preset, body.options, [s.model_dump() for s in body.seats], body.public,
-                       body.move_timer)
+                       body.move_timer, chat=body.chat)
     try:
         table = hub.create(req, user_id)
         if body.take_seat is not None:
@@ -182,6 +191,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         # Inside the try: a client gone before its first state must not stay among the connections.
         await table.connect(seat, send)
         await rematches.connected(table, seat, send)
+        speaker = Speaker(user_id, seat, address_of(websocket))
+        limiter: RateLimiter = websocket.app.state.limiter
         while True:
             frame = await websocket.receive()
             if frame["type"] == "websocket.disconnect" or signed_out:  # nothing more once the session ended
@@ -195,7 +206,7 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             else:
                 table = hub.current(table_id, table)  # in a cluster the table may have moved to or from this node
                 try:
-                    reply = await handle_message(table, seat, text, limit, rematches)
+                    reply = await handle_message(table, seat, text, limit, rematches, speaker, limiter)
                 except Exception:  # a fault of ours: logged, answered, and the connection kept
                     log.exception("table %s: message from seat %d failed", table.id, seat)
                     reply = error(None, Refusal.INTERNAL, "The server failed to answer this message")
@@ -212,9 +223,10 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
         rematches.disconnected(hub.current(table_id, table), seat)
 
 
-async def handle_message(table: LiveTable, seat: int, text: str, limit: int,
-                         rematches: Rematches) -> dict[str, Any] | None:
-    """The reply to one client message; every error path leaves the table as it was."""
+async def handle_message(table: LiveTable, seat: int, text: str, limit: int, rematches: Rematches,
+                         speaker: Speaker | None = None, limiter: RateLimiter | None = None) -> dict[str, Any] | None:
+    """The reply to one client message; every error path leaves the table as it was. Talk (chat,
+    reactions, who may talk) needs the ``speaker`` and the chat's rate ``limiter``."""
     if len(text.encode("utf-8", "surrogatepass")) > limit:  # measured even if it holds a lone surrogate
         return error(None, Refusal.TOO_LARGE, f"A message is at most {limit} bytes")
     try:
@@ -237,8 +249,20 @@ async def handle_message(table: LiveTable, seat: int, text: str, limit: int,
             return await rematches.handle(table, seat, message)
         except ActionRefused as refused:
             return error(message_id, refused.code, str(refused))
+    if kind == "chat_log":
+        return {"type": "chat_log", "messages": await table.store.off_loop(recent_messages, table.store, table.id)}
+    if kind in CHAT_TYPES and speaker is not None and limiter is not None:
+        try:
+            if kind == "chat_mode":
+                await set_mode(table, speaker, message.get("mode"))
+            else:
+                await speak(table, speaker, message, limiter)
+        except ChatRefused as refused:
+            return error(message_id, refused.code, str(refused))
+        return {"type": "ack", "id": message_id, "version": table.version}
     if kind != "act":
-        return error(message_id, Refusal.UNKNOWN_TYPE, "Message types: act, sync, ping, rematch")
+        return error(message_id, Refusal.UNKNOWN_TYPE,
+                     "Message types: act, sync, ping, rematch, chat, react, chat_mode, chat_log")
     action, version = message.get("action"), message.get("version")
     if action.__class__ is not int or version.__class__ is not int:
         return error(message_id, Refusal.MALFORMED, "'act' needs an integer 'action' and 'version'")

@@ -74,6 +74,7 @@ tables = Table(
     Column("created_at", DateTime, nullable=False),
     Column("finished_at", DateTime, nullable=True),
     Column("totals", JSON, nullable=True),
+    Column("chat", String(8), nullable=False, server_default="everyone"),  # who may talk: chat.CHAT_MODES
 )
 
 seats = Table(
@@ -225,6 +226,7 @@ class TableRow:
     move_timer: float | None
     created_by: int | None
     totals: list[int] | None
+    chat: str = "everyone"  # who may talk at the table (server/chat.py)
 
 
 @dataclass(frozen=True)
@@ -367,4 +369,4 @@ class Store:
 
 def _table_row(r: Any) -> TableRow:
     return TableRow(r["id"], r["game"], r["preset"], dict(r["options"]), r["seed"], r["first_dealer"], r["public"],
-                    r["invite"], r["status"], r["move_timer"], r["created_by"], r["totals"])
+                    r["invite"], r["status"], r["move_timer"], r["created_by"], r["totals"], r["chat"])

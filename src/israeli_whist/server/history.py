@@ -20,6 +20,7 @@ from israeli_whist.core.games import make_game
 from israeli_whist.core.match import Match
 from israeli_whist.core.records import to_record
 from israeli_whist.server.access import visible_to
+from israeli_whist.server.chatstore import game_chat
 from israeli_whist.server.db import seats, tables, users
 from israeli_whist.server.playerstats import hands_played
 from israeli_whist.server.replay import replay_match
@@ -101,7 +102,8 @@ def game_replay(c: Connection, row: RowMapping) -> dict[str, Any]:
     return {**game_summary(row, players, match.places()), "title": match.game.title,
             "traits": match.game.rules.traits.to_json(),
             "rules": match.game.rules.to_dict(), "hands_total": match.hands_total,
-            "games_won": list(match.games_won), "hands": hands}
+            "games_won": list(match.games_won), "hands": hands,
+            "chat": game_chat(c, row["id"])}  # what was said, each at its version (actions taken then)
 
 
 def game_record(c: Connection, row: RowMapping) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from typing import Any
 from israeli_whist.bots.players.registry import check_level_name
 from israeli_whist.core.errors import WhistError
 from israeli_whist.core.games import make_game
+from israeli_whist.server.chat import relay
+from israeli_whist.server.chatstore import CHAT_MODES
 from israeli_whist.server.cluster import Cluster, Message
 from israeli_whist.server.db import SeatRow, Store, TableRow
 from israeli_whist.server.live import ActionRefused, LiveTable, RemoteConnection, Send
@@ -38,6 +40,7 @@ class TableRequest:
     public: bool = True
     move_timer: float | None = None
     seed: str | None = None
+    chat: str = "everyone"  # who may talk at the table: chatstore.CHAT_MODES
 
 
 class Hub:
@@ -125,10 +128,12 @@ class Hub:
                 raise TableRequestError(f"Seat {number + 1}: 'human' or 'bot', not {kind!r}")
         if request.move_timer is not None and not 5 <= request.move_timer <= 600:
             raise TableRequestError("A move timer is 5 to 600 seconds")
+        if request.chat not in CHAT_MODES:
+            raise TableRequestError(f"Who may talk: one of {', '.join(CHAT_MODES)}")
         row = TableRow(id=secrets.token_urlsafe(9), game=request.game, preset=request.preset,
                        options=dict(request.options), seed=request.seed or secrets.token_hex(8), first_dealer=0,
                        public=request.public, invite=secrets.token_urlsafe(12), status="playing",
-                       move_timer=request.move_timer, created_by=user_id, totals=None)
+                       move_timer=request.move_timer, created_by=user_id, totals=None, chat=request.chat)
         self.store.add_table(row, seat_rows)
         if self.cluster is not None:
             self.cluster.claim(row.id)  # a new table: nobody else can hold it
@@ -244,6 +249,11 @@ class Hub:
     def _announced(self, message: Message) -> None:
         """Another node's announcement of a table's change."""
         assert self.cluster is not None
+        if "chat" in message or "chat_mode" in message:  # talk: told by whichever node heard it
+            if message.get("from") != self.cluster.node:
+                table_id = str(message.get("table"))
+                self._later(relay(self.tables.get(table_id) or self.mirrors.get(table_id), message))
+            return
         mirror = self.mirrors.get(str(message.get("table")))
         if mirror is None or message.get("owner") == self.cluster.node:
             return

@@ -28,6 +28,7 @@ from dataclasses import fields
 from typing import Literal
 
 from fastapi import Request
+from starlette.requests import HTTPConnection
 
 from israeli_whist.core.wording import count_text
 from israeli_whist.server.hub import Hub
@@ -36,9 +37,10 @@ from israeli_whist.server.replies import Refused
 from israeli_whist.server.settings import Limit, RateLimits
 
 Clock = Callable[[], float]
-Kind = Literal["tables", "guests", "accounts", "logins", "analyses"]
+Kind = Literal["tables", "guests", "accounts", "logins", "analyses", "chat"]
 WHAT: dict[Kind, str] = {"tables": "new tables", "guests": "new guests", "accounts": "new accounts",
-                         "logins": "sign-in attempts", "analyses": "analysis requests"}
+                         "logins": "sign-in attempts", "analyses": "analysis requests",
+                         "chat": "chat messages"}
 SESSION_KEY = "rate_id"  # the session's random id, in its cookie
 
 
@@ -76,14 +78,15 @@ class RateLimiter:
         self.windows = {(kind, scope): SlidingWindow(count, limit.seconds) for kind, limit in self.limits.items()
                         for scope, count in (("session", limit.per_session), ("address", limit.per_address))}
 
-    def hit(self, kind: Kind, session: str, address: str) -> None:
-        """Count one request, or refuse it with 429 and ``Retry-After`` when either count is full."""
+    def hit(self, kind: Kind, session: str, address: str, counted_as: str = "session") -> None:
+        """Count one request, or refuse it with 429 and ``Retry-After`` when either count is full.
+        ``counted_as`` names what ``session`` stands for in the refusal (the chat counts a user)."""
         limit = self.limits.get(kind)
         if limit is None:
             return
         now = self.clock()
         by_session, by_address = self.windows[kind, "session"], self.windows[kind, "address"]
-        waits = [(by_session.wait(session, now), "session", limit.per_session),
+        waits = [(by_session.wait(session, now), counted_as, limit.per_session),
                  (by_address.wait(address, now), "address", limit.per_address)]
         wait, scope, count = max(waits)
         if wait > 0:
@@ -115,7 +118,8 @@ def session_of(request: Request) -> str:
     return key
 
 
-def address_of(request: Request) -> str:
+def address_of(request: HTTPConnection) -> str:
+    """The client's address: a request's, or a table socket's (the chat's limit counts it)."""
     return request.client.host if request.client is not None else "unknown"
 
 

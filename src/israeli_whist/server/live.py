@@ -108,6 +108,7 @@ class LiveTable:
         self.closed = False
         self._score: tuple[Match, dict[str, Any]] | None = None  # scoreboard_json of that match
         self.cluster: Cluster | None = None  # set by the hub when this node is one of several
+        self.chat_mode = row.chat  # who may talk here (israeli_whist.server.chat), changed by the creator
 
     # Rebuilding after a restart ---------------------------------------------------------------
 
@@ -389,6 +390,8 @@ class LiveTable:
             "public": self.row.public,
             "move_timer": self.row.move_timer,
             "status": "finished" if self.match.over else "playing",
+            "chat": self.chat_mode,
+            "created_by": self.row.created_by,  # the one who may change ``chat``
             "seats": [{"seat": s.number, "kind": s.kind, "level": s.bot_level, "name": s.name,
                        "taken": s.is_bot or s.user_id is not None, "connected": bool(s.connections),
                        "away": s.away} for s in self.seats],

@@ -75,6 +75,12 @@ class Refusal(enum.StrEnum):
     NO_REMATCH = "no_rematch"  # a decline or a start with no new game asked for, or a start before accepting
     REMATCH_UNDECIDED = "rematch_undecided"  # a start while nobody has declined or left
     REMATCH_STARTED = "rematch_started"  # a decline or a start once the new game has started
+    # Talk at a table (chat.py), in the order the table checks a message.
+    CHAT_OFF = "chat_off"  # the table's creator turned its chat off
+    CHAT_SEATED = "chat_seated"  # only the seated players talk at this table
+    CHAT_LENGTH = "chat_length"  # a message empty once normalised, or past its length
+    REACTION = "reaction"  # not one of the quick reactions
+    NOT_CREATOR = "not_creator"  # only the table's creator sets who may talk
 
 
 class SocketClosed(enum.IntEnum):

@@ -85,6 +85,9 @@ class RateLimits:
     # Analyses not yet known (a known one is free): the replay page asks for one hand at a time,
     # each seconds of search, so a minute of a page is a dozen; 20 leaves room for a second tab.
     analyses: Limit | None = Limit(20, 60, 60)
+    # Chat messages and reactions at a table (server/chat.py), per user rather than per session:
+    # a lively table says a few words a trick; ten in half a minute stops a flood, not a friend.
+    chat: Limit | None = Limit(10, 60, 30)
 
     @classmethod
     def off(cls) -> RateLimits:
@@ -94,7 +97,7 @@ class RateLimits:
         """These limits as ``changed`` reads them.
 
         >>> RateLimits(accounts=None).specs()
-        'tables=10,30,60 guests=5,30,600 accounts=off logins=10,30,300 analyses=20,60,60'
+        'tables=10,30,60 guests=5,30,600 accounts=off logins=10,30,300 analyses=20,60,60 chat=10,60,30'
         """
         return " ".join(f"{f.name}=" + ("off" if (limit := getattr(self, f.name)) is None else
                                         f"{limit.per_session},{limit.per_address},{limit.seconds}")

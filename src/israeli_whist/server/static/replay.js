@@ -121,6 +121,9 @@ whist.ready.then(() => {
     render();
   }
 
+  // The actions taken up to the place shown: the game's messages carry theirs (server/chatstore.py).
+  const actionsTaken = () => game.hands.slice(0, hand).reduce((n, h) => n + h.steps.length - 1, step);
+
   // Next and previous run on across hands: the end of one hand leads to the deal of the next.
   function next() {
     if (step < steps().length - 1) moveTo(hand, step + 1);
@@ -145,6 +148,7 @@ whist.ready.then(() => {
     const current = steps()[step];
     $("action").replaceChildren(...describe(steps(), step));
     renderBoard(current);
+    whistChat.replayed($("replay-chat"), game.chat.filter((said) => said.version <= actionsTaken()));
     renderVerdict();
     renderProgress();
     renderHandAnalysis();

@@ -740,6 +740,7 @@ function connect() {
     opened = true;
     if (socket !== ws) return;
     if (again) ws.send(JSON.stringify({ type: "sync" }));
+    whistChat.connected();  // chat.js: the recent messages
     retries = 0;
     connects += 1;
     $("connection").dataset.connects = String(connects);
@@ -815,7 +816,9 @@ function setConnected(online) {
 }
 
 function receive(message) {
-  if (message.type === "state") {
+  if (whistChat.owns(message)) {  // talk at the table: chat.js
+    whistChat.receive(message);
+  } else if (message.type === "state") {
     setState(message);
   } else if (message.type === "error") {
     pending = false;
@@ -874,6 +877,7 @@ function render() {
   renderScore();
   renderSummary();
   renderStandings();
+  whistChat.update(state, me);
   whist.motion.drawn(view, `${state.score.hands.length}/${view.tricks_played}`, String(state.score.hands.length));
   whist.drawn();
 }
@@ -883,6 +887,11 @@ async function start() {
   whist.initTopBar();
   document.querySelector(".status-bar").append(tableAlerts.toggle());  // alerts.js: the sound's switch
   $("status").textContent = whist.t("status.connecting");
+  whistChat.start((message) => {  // chat.js sends on this page's socket; false while it is down
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(message));
+    return true;
+  });
   setConnected(false);
   $("connection").textContent = "";
   $("guest-form").addEventListener("submit", guest);
