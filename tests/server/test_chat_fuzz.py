@@ -71,6 +71,9 @@ def test_talk_of_any_shape(client: TestClient) -> None:
     counts = {"examples": 0, "acks": 0, "errors": 0}
     with errors_logged() as logged, connect(client, ann, table_id) as seated, \
             connect(client, cid, table_id) as watching:
+        # The bots make their calls until Ann's turn, then wait on her: from here only talk could
+        # change the game.
+        seated.until(lambda m: m["type"] == "state" and m["view"]["player"] == m["you"])
 
         @fuzz(EXAMPLES)
         @given(message=talk, from_seat=st.booleans())
