@@ -98,6 +98,28 @@ const finished = (() => {
     return whist.bidLabel(found[1], found[2]);
   }
 
+  // Cards as the live hand shows them (whist.cards.face): left to right in the hand's order, each
+  // card whole on one line, in a Hebrew sentence too («6♠», not «♠6»).
+  function cardList(cards) {
+    const list = el("bdi", "card-list", whist.handOrder(cards).map((card) => whist.cards.face(card, "mini")));
+    list.dir = "ltr";
+    return list;
+  }
+
+  // whist.t with some parameters as nodes (cards, calls): the words around them stay text. Each node
+  // stands in the text as a mark of two private-use characters, taken out of the other parameters
+  // (a player's name) so that no name can pass for one.
+  function tNodes(key, params) {
+    const nodes = [];
+    const words = Object.fromEntries(Object.entries(params).map(([name, value]) => {
+      if (!(value instanceof Node)) return [name, typeof value === "string" ? value.replace(/[\uE000\uE001]/g, "") : value];
+      nodes.push(value);
+      return [name, `\uE000${nodes.length - 1}\uE001`];
+    }));
+    return whist.t(key, words).split(/\uE000(\d+)\uE001/).map((part, i) => (i % 2 ? nodes[Number(part)] : part))
+      .filter((part) => part !== "");
+  }
+
   function showError(error) {
     const box = $("error");
     box.textContent = whist.t("error.load", { message: error.message });
@@ -111,5 +133,5 @@ const finished = (() => {
   }
 
   return { $, el, gameTitle, seatName, guestTag, ratingText, date, number, signed, percent, statRows, cardOfName, cardChip, bidText,
-    showError, startPage };
+    cardList, tNodes, showError, startPage };
 })();

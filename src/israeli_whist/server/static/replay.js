@@ -5,7 +5,7 @@
 "use strict";
 
 whist.ready.then(() => {
-  const { $, el } = finished;
+  const { $, el, tNodes, cardList } = finished;
   const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
   const invite = new URLSearchParams(location.search).get("invite");
   let game = null;
@@ -38,6 +38,7 @@ whist.ready.then(() => {
     readPlace();
     $("game").hidden = false;
     render();
+    whistReview.attach({ game, tableId, suffix, moveTo, redraw: render, place: () => ({ hand, step }) });
     loadAnalysis(suffix);
   }
 
@@ -152,6 +153,7 @@ whist.ready.then(() => {
     renderVerdict();
     renderProgress();
     renderHandAnalysis();
+    whistReview.render();
   }
 
   function renderResults() {
@@ -265,7 +267,7 @@ whist.ready.then(() => {
     const box = el("section", `rp-seat area-${area(seat, state.hands.length)}${state.player === seat ? " turn" : ""}`, [
       el("div", "rp-seat-head", [el("span", "rp-name", name(seat)), ...marks]),
       line.length ? el("div", "rp-line", line) : null,
-      handCards(cards, state, picks),
+      whistReview.hides(seat) ? whist.cards.backs(cards.length) : handCards(cards, state, picks),
     ]);
     box.dataset.testid = `seat-${seat}`;
     return box;
@@ -365,14 +367,6 @@ whist.ready.then(() => {
   // What an error cost, "2 points", "1 trick", in the plural form of the number (whist.t).
   const amount = (n) => whist.t(`an.${analysis.unit}`, { n });
 
-  // Cards as the live hand shows them (whist.cards.face): left to right in the hand's order, each
-  // card whole on one line, in a Hebrew sentence too («6♠», not «♠6»).
-  function cardList(cards) {
-    const list = el("bdi", "card-list", whist.handOrder(cards).map((card) => whist.cards.face(card, "mini")));
-    list.dir = "ltr";
-    return list;
-  }
-
   // A call, a contract, or the three cards of a Frisch pass, as the page shows them. A call is set
   // apart in its own direction: "5♠" left to right in any sentence, «7 ללא שליט» as its words read.
   function bidNode(phase, names) {
@@ -382,20 +376,6 @@ whist.ready.then(() => {
     const call = el("bdi", "", finished.bidText(names[0]));
     call.dir = names[0].endsWith("NT") ? "auto" : "ltr";
     return call;
-  }
-
-  // whist.t with some parameters as nodes (cards, calls): the words around them stay text. Each node
-  // stands in the text as a mark of two private-use characters, taken out of the other parameters
-  // (a player's name) so that no name can pass for one.
-  function tNodes(key, params) {
-    const nodes = [];
-    const words = Object.fromEntries(Object.entries(params).map(([name, value]) => {
-      if (!(value instanceof Node)) return [name, typeof value === "string" ? value.replace(/[\uE000\uE001]/g, "") : value];
-      nodes.push(value);
-      return [name, `\uE000${nodes.length - 1}\uE001`];
-    }));
-    return whist.t(key, words).split(/\uE000(\d+)\uE001/).map((part, i) => (i % 2 ? nodes[Number(part)] : part))
-      .filter((part) => part !== "");
   }
 
   // The verdict on the action that led to this step: a card's cost, or the bot's call beside the player's.
