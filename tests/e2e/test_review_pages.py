@@ -7,11 +7,12 @@ and learn mode at 375x812 in Hebrew and 1280x800 in English, under test-artifact
 (``<viewport>-review-*.png``), and axe-core's check of each.
 
 The review job's API is the server's (docs/server-protocol.md, "Game reviews"); here it is answered
-by a route, with a review in the engine's JSON made from the real game (review_kit.py)."""
+by a route, with the engine's review of the real game, shaped where a test needs it (review_kit.py)."""
 
 from __future__ import annotations
 
 import re
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from e2e_kit import browser_page
 from fastapi.testclient import TestClient
 from history_kit import BOTS, new_table, play_to_the_end, sign_in
 from playwright.sync_api import Browser, Locator, Page, Route, expect
-from review_kit import made_review, seat_decisions
+from review_kit import find_decision, game_review, shaped
 
 from israeli_whist.server.app import create_app
 from israeli_whist.server.settings import ServerSettings
@@ -42,30 +43,12 @@ def finished_game(settings: ServerSettings, hands: int = 2) -> tuple[str, dict[s
     return table_id, record
 
 
-def ann_review(record: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[int, int, str]]]:
-    """A review where Ann (seat 0) made a mistake (hand 1), an inaccuracy (hand 1) and a proven
-    blunder (hand 2), each at a card with four choices or more; and those three decisions. At
-    each, the second-best option is as good as the best within the error, the third far worse."""
-    plays = [found for found in seat_decisions(record, 0, least=4) if found[2] == "play"]
-    mistake, inaccuracy = [found for found in plays if found[0] == 1][:2]
-    blunder = next(found for found in plays if found[0] == 2)
-    chosen = [mistake, blunder, inaccuracy]
-    costs = dict(zip([(hand, step) for hand, step, _ in chosen], [9.5, 17.0, 4.0], strict=True))
-    review = made_review(record, costs=costs, proven={blunder[:2]})
-    for hand, step, _ in chosen:
-        decision = find_decision(review, hand, step)
-        best, good, bad, *rest = (o for o in decision["options"] if o["action"] != decision["chosen"])
-        good["value"], bad["value"] = best["value"] - 0.3, best["value"] - 6  # 6 > 1.96 * hypot(1.5, 1.5)
-        for other in rest:
-            other["value"] = min(other["value"], bad["value"] - 0.1)
-        decision["options"].sort(key=lambda o: -o["value"])
-    return review, chosen
-
-
-def find_decision(review: dict[str, Any], hand: int, step: int) -> dict[str, Any]:
-    found: dict[str, Any] = next(d for h in review["hands"] if h["number"] == hand for d in h["decisions"]
-                                 if d["step"] == step)
-    return found
+def ann_review(record: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[int, int]]]:
+    """The engine's review of the game, where Ann (seat 0) made a mistake (hand 1), a proven
+    blunder (hand 2) and an inaccuracy (hand 1), and no other costly decision; and those three
+    decisions, in that order."""
+    review = game_review(record)
+    return review, shaped(review, 0, ["mistake", "blunder", "inaccuracy"])
 
 
 def serve_done(review: dict[str, Any]) -> Any:
@@ -77,6 +60,11 @@ def serve_done(review: dict[str, Any]) -> Any:
 def plain(node: Locator) -> str:
     """A node's text without the isolates that keep numbers whole in either direction."""
     return node.inner_text().replace("\u2066", "").replace("\u2068", "").replace("\u2069", "").strip()
+
+
+def tenths(value: float) -> str:
+    """A number as the page writes it (Intl.NumberFormat: one decimal, halves away from zero)."""
+    return str(Decimal(str(value)).quantize(Decimal("0.1"), ROUND_HALF_UP))
 
 
 def axe_clean(page: Page) -> None:
@@ -115,17 +103,17 @@ def test_the_review_is_started_shows_its_progress_then_every_player(server: Any,
 
         ann = panel.get_by_test_id("review-player-0")
         seat = review["seats"][0]
-        expect(ann).to_contain_text(f"{seat['accuracy']:.1f}% accuracy")
+        expect(ann).to_contain_text(f"{tenths(seat['accuracy'])}% accuracy")
         expect(ann).to_contain_text("1 inaccuracy")
         expect(ann).to_contain_text("1 mistake")
         expect(ann).to_contain_text("1 blunder")
         phases = {d["phase"] for h in review["hands"] for d in h["decisions"]}  # the kinds the game had
         expect(ann.locator(".rv-phases li")).to_have_count(len(phases))
-        assert f"play\n{seat['cost_by_phase']['play']:.1f}" in plain(ann.locator(".rv-phases"))
+        assert f"play\n{tenths(seat['cost_by_phase']['play'])}" in plain(ann.locator(".rv-phases"))
         # The costliest first: the blunder; its link moves the replay to its step.
         costly = ann.locator(".rv-costly a")
         expect(costly).to_have_count(3)
-        blunder_hand, blunder_step, _ = chosen[1]
+        blunder_hand, blunder_step = chosen[1]
         expect(costly.first).to_contain_text(f"Hand {blunder_hand} · play")
         costly.first.click()
         expect(page.get_by_test_id("step")).to_contain_text(f"{blunder_step} /")
@@ -136,11 +124,11 @@ def test_the_review_is_started_shows_its_progress_then_every_player(server: Any,
         expect(step_box).to_contain_text("Blunder")
         expect(step_box).to_contain_text("Proven")
         expect(step_box).to_contain_text("Cost")
-        assert "Cost 17.0 ± 0.6" in plain(step_box)
+        assert "Cost 24.0 ± 1.0" in plain(step_box)  # the blunder's cost: one and a half times its threshold
         decision = find_decision(review, blunder_hand, blunder_step)
         options = step_box.get_by_test_id("review-options").locator("li")
         expect(options.first).to_have_class(re.compile(r"\bbest\b"))
-        assert f"{decision['options'][0]['value']:.1f} ± " in plain(options.first)
+        assert f"{tenths(decision['options'][0]['value'])} ± " in plain(options.first)
         expect(step_box.locator("li.chosen")).to_have_count(1)
         expect(step_box.locator("li.chosen")).to_contain_text("played")
         assert int(step_box.locator("li.chosen .card-face").get_attribute("data-card") or -1) == decision["chosen"]
@@ -150,8 +138,9 @@ def test_the_review_is_started_shows_its_progress_then_every_player(server: Any,
         hand_seat = next(h for h in review["hands"] if h["number"] == blunder_hand)["seats"][0]
         expect(row).to_be_visible()
         assert [plain(row.locator("td").nth(i)) for i in range(4)] == [
-            str(hand_seat["score"]), f"{hand_seat['par']:.1f}\n± {hand_seat['par_error']:.1f}",
-            f"−{hand_seat['decisions_cost']:.1f}", f"{hand_seat['rest']:+.1f}"]
+            str(hand_seat["score"]), f"{tenths(hand_seat['par'])}\n± {tenths(hand_seat['par_error'])}",
+            f"−{tenths(hand_seat['decisions_cost'])}" if hand_seat["decisions_cost"] > 0 else "0.0",
+            ("+" if hand_seat["rest"] >= 0 else "") + tenths(hand_seat["rest"])]
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
@@ -182,7 +171,7 @@ def test_the_graph_marks_the_key_moments(server: Any, browser: Browser, app_sett
         page.locator(".rv-figure").screenshot(path=str(SCREENSHOTS / f"{viewport}-review-graph.png"))
         axe_clean(page)
 
-        hand, step, _ = chosen[0]
+        hand, step = chosen[0]
         mistake = marks.and_(page.locator(".seat-0.mistake")).first
         expect(mistake).to_have_attribute("aria-label", re.compile("Ann"))
         mistake.click()
@@ -208,7 +197,7 @@ def test_learning_from_the_mistakes(server: Any, browser: Browser, app_settings:
         page.get_by_test_id("learn-seat").select_option("0")
         page.get_by_test_id("learn-start").click()
 
-        hand, step, _ = chosen[0]
+        hand, step = chosen[0]
         expect(page.get_by_test_id("step")).to_contain_text(f"{step - 1} /")  # before the card
         box = page.get_by_test_id("review-step")
         expect(box).to_contain_text(words[0])
@@ -221,7 +210,8 @@ def test_learning_from_the_mistakes(server: Any, browser: Browser, app_settings:
         decision = find_decision(review, hand, step)
         _best, good, bad, *_ = (o for o in decision["options"] if o["action"] != decision["chosen"])
         buttons = box.get_by_test_id("review-options").locator("button")
-        expect(buttons.first).not_to_contain_text(f"{decision['options'][0]['value']:.1f}")  # no values yet
+        expect(buttons).not_to_have_count(0)
+        expect(box.locator(".rv-value")).to_have_count(0)  # no values until the best is shown
 
         feedback = box.get_by_test_id("learn-feedback")
         box.locator(f"button[data-action='{decision['chosen']}']").click()
@@ -238,7 +228,7 @@ def test_learning_from_the_mistakes(server: Any, browser: Browser, app_settings:
         expect(feedback).to_contain_text(words[4])
         expect(box.locator("li.best")).not_to_have_count(0)
         page.get_by_test_id("learn-next").click()  # the blunder; the inaccuracy is not stopped at
-        hand2, step2, _ = chosen[1]
+        hand2, step2 = chosen[1]
         expect(page.get_by_test_id("step")).to_contain_text(f"{step2 - 1} /")
         expect(page.get_by_test_id("hand-select")).to_have_value(str(hand2 - 1))
         expect(page.get_by_test_id("learn-next")).to_be_disabled()

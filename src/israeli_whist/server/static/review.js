@@ -57,11 +57,10 @@ const whistReview = (() => {
     try {
       job = await whist.api(url(), method === "POST" ? { method, body: {} } : {});
       problem = job.state === "failed" ? whist.t("review.failed") : "";
+      if (job.state === "none") job = null; // never asked for: the page offers to start it
       if (job.state === "done") review = job.review;
     } catch (error) {
-      if (error.status === 404 && method === "GET") {
-        job = null;
-      } else if (error.retryAfter > 0) {
+      if (error.retryAfter > 0) {
         problem = error.message;
         later(method, error.retryAfter * 1000);
       } else {
@@ -92,9 +91,11 @@ const whistReview = (() => {
   // Numbers set apart left to right (Unicode's left-to-right isolate), so that a minus sign stays before
   // its number, and "12.5 ± 2.1" reads as written, in a Hebrew sentence.
   const ltr = (text) => `\u2066${text}\u2069`;
-  const points = (value) => ltr(finished.number(value, 1));
-  const withError = (value, error) => ltr(whist.t("review.pm", { value: finished.number(value, 1),
-    error: finished.number(error, 1) }));
+  // Tenths of a point; hundredths in Classic Whist, whose thresholds are fractions of a point.
+  const digits = () => (review && review.thresholds.inaccuracy < 1 ? 2 : 1);
+  const points = (value) => ltr(finished.number(value, digits()));
+  const withError = (value, error) => ltr(whist.t("review.pm", { value: finished.number(value, digits()),
+    error: finished.number(error, digits()) }));
 
   function reviewedHand(number) {
     return review ? review.hands.find((h) => h.number === number) || null : null;
@@ -196,7 +197,7 @@ const whistReview = (() => {
       const box = el("section", `rv-player seat-${s}${s === viewer ? " me" : ""}`, [
         el("h3", "", [el("span", `rv-swatch seat-${s}`, ""), el("bdi", "", name(s))]),
         el("p", "rv-accuracy", [el("strong", "", finished.percent(seat.accuracy)), " ", whist.t("review.accuracy"),
-          el("span", "muted", ` · ${whist.t("review.mean_cost", { cost: Math.round(seat.mean_cost * 10) / 10 })}`)]),
+          el("span", "muted", ` · ${whist.t("review.mean_cost", { cost: Number(seat.mean_cost.toFixed(digits())) })}`)]),
         el("p", "rv-verdicts", VERDICTS.map((v) => el("span", `rv-badge ${seat.verdicts[v] ? v : "none"}`,
           whist.t(`review.count.${v}`, { n: seat.verdicts[v] || 0 })))),
         el("p", "rv-label", whist.t("review.lost")),
@@ -223,8 +224,9 @@ const whistReview = (() => {
 
   const graphWidth = () => Math.max(280, Math.min(($("review-body").clientWidth || 640), 960));
 
-  // Each seat's line: 0 at the start; at each of its decisions its expected total after the hand
-  // (the timeline); at each hand's end its real total. x counts the replay's steps over the game.
+  // Each seat's line: 0 at the start, then its timeline: at each of its decisions its expected total
+  // after the hand, at each hand's end (step null) its real total. x counts the replay's steps over
+  // the game.
   function series() {
     const offsets = new Map();
     let x = 0;
@@ -232,18 +234,11 @@ const whistReview = (() => {
       offsets.set(h.number, x);
       x += h.steps.length - 1;
     }
-    const lines = review.players.map((_, seat) => {
-      const at = [{ x: 0, y: 0 }];
-      for (const h of review.hands) {
-        const start = offsets.get(h.number) ?? 0;
-        for (const entry of review.timeline[seat].filter((e) => e.hand === h.number)) {
-          at.push({ x: start + entry.step, y: entry.expected, entry });
-        }
-        const length = page.game.hands.find((g) => g.number === h.number)?.steps.length ?? 1;
-        at.push({ x: start + length - 1, y: h.before[seat] + h.score[seat] });
-      }
-      return at;
-    });
+    const ends = new Map(page.game.hands.map((h) => [h.number, offsets.get(h.number) + h.steps.length - 1]));
+    const lines = review.players.map((_, seat) => [{ x: 0, y: 0 }, ...(review.timeline[seat] || [])
+      .filter((entry) => offsets.has(entry.hand))
+      .map((entry) => ({ x: entry.step === null ? ends.get(entry.hand) : offsets.get(entry.hand) + entry.step,
+        y: entry.expected, entry }))]);
     return { offsets, span: Math.max(x, 1), lines };
   }
 
@@ -295,21 +290,8 @@ const whistReview = (() => {
     const now = svg("line", { class: "rv-now", x1: nowX, x2: nowX, y1: margin.top, y2: height - margin.bottom });
     const paths = lines.map((at, seat) => svg("polyline", { class: `rv-line seat-${seat}`,
       points: at.map((p) => `${px(p.x).toFixed(1)},${py(p.y).toFixed(1)}`).join(" ") }));
-    const marks = lines.flatMap((at, seat) => at.filter((p) => p.entry && MARKED.has(p.entry.verdict)).map((p) => {
-      const x = px(p.x);
-      const y = py(p.y);
-      const shape = p.entry.verdict === "blunder"
-        ? svg("path", { d: `M${x},${y - 7}L${x + 7},${y}L${x},${y + 7}L${x - 7},${y}Z` })
-        : svg("circle", { cx: x, cy: y, r: 5 });
-      const decision = decisionAt(p.entry.hand, p.entry.step);
-      const label = whist.t("review.mark", { name: name(seat), verdict: whist.t(`review.verdict.${p.entry.verdict}`),
-        hand: p.entry.hand, cost: points(decision ? decision.cost : 0) });
-      const index = page.game.hands.findIndex((g) => g.number === p.entry.hand);
-      const link = svg("a", { href: `#hand=${index + 1}&step=${p.entry.step}`, class: `rv-mark ${p.entry.verdict} seat-${seat}`,
-        "aria-label": label }, [svg("title", {}, [label]), shape]);
-      link.dataset.testid = "review-mark";
-      return link;
-    }));
+    const marks = lines.flatMap((at, seat) => at.filter((p) => p.entry && p.entry.step !== null
+      && MARKED.has(p.entry.verdict)).map((p) => graphMark(p.entry, seat, px(p.x), py(p.y))));
     const chart = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "group",
       "aria-labelledby": "review-graph-caption", class: "rv-graph" }, [...grid, ...bounds, now, ...paths, ...marks]);
     chart.dataset.testid = "review-graph";
@@ -322,6 +304,22 @@ const whistReview = (() => {
       el("span", "muted", whist.t("review.graph_note"))]);
     caption.id = "review-graph-caption";
     return el("figure", "rv-figure", [caption, chart, legend]);
+  }
+
+  // A mistake (a circle) or a blunder (a diamond) on a seat's line: a link to its step, named for
+  // a screen reader and shown on hover.
+  function graphMark(entry, seat, x, y) {
+    const shape = entry.verdict === "blunder"
+      ? svg("path", { d: `M${x},${y - 7}L${x + 7},${y}L${x},${y + 7}L${x - 7},${y}Z` })
+      : svg("circle", { cx: x, cy: y, r: 5 });
+    const decision = decisionAt(entry.hand, entry.step);
+    const label = whist.t("review.mark", { name: name(seat), verdict: whist.t(`review.verdict.${entry.verdict}`),
+      hand: entry.hand, cost: points(decision ? decision.cost : 0) });
+    const index = page.game.hands.findIndex((g) => g.number === entry.hand);
+    const link = svg("a", { href: `#hand=${index + 1}&step=${entry.step}`, class: `rv-mark ${entry.verdict} seat-${seat}`,
+      "aria-label": label }, [svg("title", {}, [label]), shape]);
+    link.dataset.testid = "review-mark";
+    return link;
   }
 
   // Where the points went in the hand shown: each seat's score beside the expert's par for its cards,
@@ -362,7 +360,7 @@ const whistReview = (() => {
   function parCell(seat) {
     if (seat.par === null || seat.par === undefined) return el("td", "", "—");
     return el("td", "", [el("span", "", points(seat.par)),
-      el("small", "rv-error", ltr(whist.t("review.pm_error", { error: finished.number(seat.par_error, 1) })))]);
+      el("small", "rv-error", ltr(whist.t("review.pm_error", { error: finished.number(seat.par_error, digits()) })))]);
   }
 
   function section(id, content) {
