@@ -58,8 +58,9 @@ def serve_done(review: dict[str, Any]) -> Any:
 
 
 def plain(node: Locator) -> str:
-    """A node's text without the isolates that keep numbers whole in either direction."""
-    return node.inner_text().replace("\u2066", "").replace("\u2068", "").replace("\u2069", "").strip()
+    """A node's text without the marks that keep numbers whole in either direction (the page's isolates,
+    and the left-to-right mark Hebrew number formats put before a minus sign)."""
+    return re.sub("[\u200e\u200f\u2066-\u2069]", "", node.inner_text()).strip()
 
 
 def tenths(value: float) -> str:

@@ -92,8 +92,10 @@ const whistReview = (() => {
   // its number, and "12.5 ± 2.1" reads as written, in a Hebrew sentence.
   const ltr = (text) => `\u2066${text}\u2069`;
   // Tenths of a point; hundredths in Classic Whist, whose thresholds are fractions of a point.
-  const digits = () => (review && review.thresholds.inaccuracy < 1 ? 2 : 1);
+  const digitsOf = (found) => (found && found.thresholds.inaccuracy < 1 ? 2 : 1);
+  const digits = () => digitsOf(review);
   const points = (value) => ltr(finished.number(value, digits()));
+  const lost = (cost) => ltr(`−${finished.number(cost, digits())}`); // a cost, as points lost
   const withError = (value, error) => ltr(whist.t("review.pm", { value: finished.number(value, digits()),
     error: finished.number(error, digits()) }));
 
@@ -185,14 +187,14 @@ const whistReview = (() => {
   function playersBox() {
     const phases = PHASES.filter((p) => review.hands.some((h) => h.decisions.some((d) => d.phase === p)));
     const cards = review.seats.map((seat, s) => {
-      const lost = phases.map((p) => el("li", "", [el("span", "", whist.t(`review.phase.${p}`)),
+      const losses = phases.map((p) => el("li", "", [el("span", "", whist.t(`review.phase.${p}`)),
         el("strong", "", points(seat.cost_by_phase[p] || 0))]));
       const costly = seat.costliest.filter((c) => c.cost > 0).map((c) => {
         const decision = decisionAt(c.hand, c.step);
         const chosen = decision ? actionNode(decision.chosen) : document.createTextNode(c.chosen_name);
         const best = decision ? actionNode(decision.options[0].action) : document.createTextNode(c.best_name);
         return el("li", "", [stepLink(c.hand, c.step, tNodes("review.costly", { hand: c.hand,
-          phase: whist.t(`review.phase.${c.phase}`), chosen, best, cost: points(c.cost) }))]);
+          phase: whist.t(`review.phase.${c.phase}`), chosen, best, cost: lost(c.cost) }))]);
       });
       const box = el("section", `rv-player seat-${s}${s === viewer ? " me" : ""}`, [
         el("h3", "", [el("span", `rv-swatch seat-${s}`, ""), el("bdi", "", name(s))]),
@@ -201,7 +203,7 @@ const whistReview = (() => {
         el("p", "rv-verdicts", VERDICTS.map((v) => el("span", `rv-badge ${seat.verdicts[v] ? v : "none"}`,
           whist.t(`review.count.${v}`, { n: seat.verdicts[v] || 0 })))),
         el("p", "rv-label", whist.t("review.lost")),
-        el("ul", "rv-phases", lost),
+        el("ul", "rv-phases", losses),
         el("p", "rv-label", whist.t("review.costliest")),
         costly.length ? el("ol", "rv-costly", costly) : el("p", "muted", whist.t("review.none_costly")),
         el("p", "muted", whist.t("review.game_par", { score: ltr(finished.number(seat.score)),
@@ -314,7 +316,7 @@ const whistReview = (() => {
       : svg("circle", { cx: x, cy: y, r: 5 });
     const decision = decisionAt(entry.hand, entry.step);
     const label = whist.t("review.mark", { name: name(seat), verdict: whist.t(`review.verdict.${entry.verdict}`),
-      hand: entry.hand, cost: points(decision ? decision.cost : 0) });
+      hand: entry.hand, cost: lost(decision ? decision.cost : 0) });
     const index = page.game.hands.findIndex((g) => g.number === entry.hand);
     const link = svg("a", { href: `#hand=${index + 1}&step=${entry.step}`, class: `rv-mark ${entry.verdict} seat-${seat}`,
       "aria-label": label }, [svg("title", {}, [label]), shape]);
@@ -329,17 +331,29 @@ const whistReview = (() => {
     const number = page.game.hands[page.place().hand].number;
     const found = reviewedHand(number);
     const title = el("h3", "", whist.t("review.points_title", { n: number }));
+    title.id = "review-points-title";
     if (!found || found.cancelled) return section("review-points", [title, el("p", "muted", whist.t("review.points_none"))]);
+    return section("review-points", [title, ...pointsTable(found, { name, viewer, places: digits(), title: title.id })]);
+  }
+
+  // A hand's "where the points went" table and its note: here, and under the table's hand summary
+  // (handreview.js), where the other seats' rows hold only their score and par. ``name(seat)`` names
+  // a row, ``viewer`` is marked, ``places`` decimals are shown, ``title`` is the id of its heading.
+  function pointsTable(found, { name: seatName, viewer: me, places, title }) {
+    // The sign inside the isolate with its number: "−3.5" and "+2.0" in a Hebrew row too.
+    const signed = (value, sign) => ltr(`${sign}${finished.number(value, places)}`);
     const head = el("tr", "", ["review.player", "review.score", "review.par", "review.decisions", "review.rest"]
       .map((key) => el("th", "", whist.t(key))));
     head.firstChild.scope = "col";
     const rows = found.seats.map((seat, s) => {
-      const row = el("tr", s === viewer ? "me" : "", [
-        el("th", "", [el("bdi", "", name(s))]),
+      const known = seat.decisions_cost !== undefined;
+      const row = el("tr", s === me ? "me" : "", [
+        el("th", "", [el("bdi", "", seatName(s))]),
         el("td", seat.score < 0 ? "minus" : "", ltr(finished.number(seat.score))),
-        parCell(seat),
-        el("td", seat.decisions_cost > 0 ? "minus" : "", seat.decisions_cost > 0 ? `−${points(seat.decisions_cost)}` : points(0)),
-        el("td", "", `${seat.rest >= 0 ? "+" : ""}${points(seat.rest)}`),
+        parCell(seat, places),
+        !known ? el("td", "", "—") : el("td", seat.decisions_cost > 0 ? "minus" : "",
+          signed(seat.decisions_cost, seat.decisions_cost > 0 ? "−" : "")),
+        !known ? el("td", "", "—") : el("td", "", signed(seat.rest, seat.rest >= 0 ? "+" : "")),
       ]);
       row.firstChild.scope = "row";
       row.dataset.testid = `review-points-${s}`;
@@ -348,19 +362,17 @@ const whistReview = (() => {
     const table = el("table", "rv-points", [el("thead", "", [head]), el("tbody", "", rows)]);
     // Scrolled sideways where a phone is too narrow for it: a region the keyboard can reach.
     const scroll = el("div", "rv-scroll", [table]);
-    title.id = "review-points-title";
     scroll.tabIndex = 0;
     scroll.setAttribute("role", "region");
-    scroll.setAttribute("aria-labelledby", title.id);
-    return section("review-points", [title, scroll,
-      el("p", "muted rv-note", whist.t("review.points_note", { playouts: found.par ? found.par.playouts : 0 }))]);
+    scroll.setAttribute("aria-labelledby", title);
+    return [scroll, el("p", "muted rv-note", whist.t("review.points_note", { playouts: found.par ? found.par.playouts : 0 }))];
   }
 
   // The par, its error under it: a narrow column on a phone.
-  function parCell(seat) {
+  function parCell(seat, places) {
     if (seat.par === null || seat.par === undefined) return el("td", "", "—");
-    return el("td", "", [el("span", "", points(seat.par)),
-      el("small", "rv-error", ltr(whist.t("review.pm_error", { error: finished.number(seat.par_error, digits()) })))]);
+    return el("td", "", [el("span", "", ltr(finished.number(seat.par, places))),
+      el("small", "rv-error", ltr(whist.t("review.pm_error", { error: finished.number(seat.par_error, places) })))]);
   }
 
   function section(id, content) {
@@ -501,7 +513,7 @@ const whistReview = (() => {
       return;
     }
     parts.push(el("p", "", tNodes("review.learn_ask", { name: name(learn.seat), action: actionNode(decision.chosen),
-      verdict: whist.t(`review.verdict.${decision.verdict}`), cost: points(decision.cost) })));
+      verdict: whist.t(`review.verdict.${decision.verdict}`), cost: lost(decision.cost) })));
     parts.push(optionsList(decision, learn.revealed, learn.revealed ? null : (option) => {
       learn.picked = option;
       renderLearn();
@@ -553,5 +565,5 @@ const whistReview = (() => {
   // by what it knew, and so is the person learning.
   const hides = (seat) => atMistake() && seat !== learn.seat;
 
-  return { attach, render, hides };
+  return { attach, render, hides, pointsTable, digitsOf };
 })();

@@ -635,7 +635,8 @@ function renderSummary() {
     element("div", { className: "summary-head" }, [element("h2", { text: whist.t("summary.title", { n: hand.number }) }), close]),
     element("p", { className: "muted", dir: "auto", text: facts.join(" · ") }),
     element("div", { className: "score-scroll" }, [element("table", { className: "summary-table" },
-      [element("thead", {}, [head]), element("tbody", {}, rows)])]));
+      [element("thead", {}, [head]), element("tbody", {}, rows)])]),
+    ...(state.you >= 0 ? [whistHandReview.box({ tableId, invite, number: hand.number, seatName, over: state.score.over })] : []));
 }
 
 function suitRows(cards) {
