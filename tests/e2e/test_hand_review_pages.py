@@ -79,8 +79,12 @@ def test_where_did_my_points_go(server: Any, browser: Browser, viewport: str) ->
         # The replay's review, at that hand: the game's review asked for (POST), the points in view.
         game = {"state": "done", "done": 1, "total": 1, "review": game_review(record)}
         methods: list[str] = []
-        page.route("**/api/history/*/review*", lambda route: (methods.append(route.request.method),
-                                                              route.fulfill(json=game)))
+
+        def game_answer(route: Route) -> None:
+            methods.append(route.request.method)
+            route.fulfill(json=game)
+
+        page.route("**/api/history/*/review*", game_answer)
         link.click()
         points = page.get_by_test_id("review-points")
         expect(points).to_be_in_viewport()
