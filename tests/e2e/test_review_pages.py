@@ -156,7 +156,9 @@ def test_the_graph_marks_the_key_moments(server: Any, browser: Browser, app_sett
     with browser_page(browser, server, width=width, height=height) as (_context, page):
         page.evaluate(f"localStorage.setItem('whist-lang', '{language}')")
         page.route(REVIEW, serve_done(review))
-        page.goto(f"{server.url}/replay/{table_id}#hand=1&step=0")
+        blunder_hand, blunder_step = chosen[1]  # the screenshot shows the options at Ann's blunder
+        page.goto(f"{server.url}/replay/{table_id}#hand={blunder_hand}&step={blunder_step}")
+        expect(page.get_by_test_id("review-step").get_by_test_id("review-options")).to_be_visible()
         graph = page.get_by_test_id("review-graph")
         expect(graph.locator("polyline")).to_have_count(4)
         marks = graph.get_by_test_id("review-mark")
