@@ -12,6 +12,7 @@ by a route, with the engine's review of the real game, shaped where a test needs
 from __future__ import annotations
 
 import re
+import time
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
@@ -78,29 +79,42 @@ def test_the_review_is_started_shows_its_progress_then_every_player(server: Any,
                                                                     app_settings: ServerSettings) -> None:
     table_id, record = finished_game(app_settings)
     review, chosen = ann_review(record)
-    asked: list[str] = []
+    asked: list[tuple[str, float]] = []
+    # The server's answers in turn: none yet; the POST's queued; a wait asked for (429, Retry-After);
+    # running; then done, the review.
+    answers = [{"json": {"state": "none", "done": 0, "total": 0, "review": None}},
+               {"json": {"state": "queued", "done": 0, "total": 10, "review": None}},
+               {"status": 429, "headers": {"Retry-After": "1"},
+                "json": {"detail": "Too many analysis requests from this session", "code": "too_many"}},
+               {"json": {"state": "running", "done": 4, "total": 10, "review": None}}]
 
     def answer(route: Route) -> None:
-        asked.append(route.request.method)
-        if route.request.method == "GET" and "POST" not in asked:
-            route.fulfill(status=404, json={"detail": "No review of this game yet", "code": "no_review"})
-        elif asked.count("GET") < 3:  # the POST, then a first poll: running
-            done = 4 if route.request.method == "GET" else 0
-            route.fulfill(json={"state": "running" if done else "queued", "done": done, "total": 10, "review": None})
-        else:
-            route.fulfill(json={"state": "done", "done": 10, "total": 10, "review": review})
+        asked.append((route.request.method, time.monotonic()))
+        found = answers[len(asked) - 1] if len(asked) <= len(answers) else {
+            "json": {"state": "done", "done": 10, "total": 10, "review": review}}
+        route.fulfill(**found)
 
     with browser_page(browser, server, width=1280, height=800) as (_context, page):
         page.evaluate("localStorage.setItem('whist-lang', 'en')")
         page.route(REVIEW, answer)
         page.goto(f"{server.url}/replay/{table_id}")
         panel = page.get_by_test_id("review")
+        while not asked:
+            page.wait_for_timeout(50)
+        page.wait_for_timeout(300)  # the answer "none" drawn: the offer to start, and no error
+        expect(panel.locator(".error")).to_have_count(0)
         panel.get_by_test_id("review-start").click()
         progress = panel.get_by_test_id("review-progress")
+        expect(progress).to_contain_text("The review waits for a free worker")
         expect(progress).to_contain_text("Reviewing the game: 4 of 10 done")
         assert progress.locator("progress").evaluate("bar => [bar.value, bar.max]") == [4, 10]
         expect(panel.get_by_test_id("review-player-0")).to_be_visible()
-        assert asked[:2] == ["GET", "POST"] and asked.count("POST") == 1  # polled with GET after the one POST
+        methods = [method for method, _ in asked]
+        assert methods == ["GET", "POST", "GET", "GET", "GET"]  # polled with GET after the one POST
+        assert asked[3][1] - asked[2][1] >= 0.9  # asked again when told, not before
+        page.wait_for_timeout(3500)
+        assert len(asked) == 5  # done: no more asking
+        expect(panel.locator(".error")).to_have_count(0)  # the wait's message gone with the next answer
 
         ann = panel.get_by_test_id("review-player-0")
         seat = review["seats"][0]

@@ -26,6 +26,7 @@ const whistHandReview = (() => {
     clearTimeout(entry.timer);
     entry.timer = null;
     const { tableId, number } = entry.args;
+    let wait = null; // ms until the next ask, if there is one
     try {
       const answer = await whist.api(`/api/tables/${encodeURIComponent(tableId)}/hands/${number}/review`,
         method === "POST" ? { method, body: {} } : {});
@@ -33,9 +34,10 @@ const whistHandReview = (() => {
       entry.problem = answer.state === "failed" ? whist.t("review.failed") : "";
     } catch (error) {
       entry.problem = error.message;
-      if (error.retryAfter > 0) entry.timer = setTimeout(() => ask(entry, method), error.retryAfter * 1000);
+      if (error.retryAfter > 0) wait = error.retryAfter * 1000; // then the same ask again
     }
-    if (busy(entry)) entry.timer = setTimeout(() => ask(entry, "GET"), POLL_MS);
+    if (wait !== null) entry.timer = setTimeout(() => ask(entry, method), wait);
+    else if (busy(entry)) entry.timer = setTimeout(() => ask(entry, "GET"), POLL_MS);
     draw(entry);
     // On a phone the summary is a panel over the felt that scrolls: what was asked for comes into view.
     if (entry.job && entry.job.state === "done") entry.node.scrollIntoView({ block: "nearest" });

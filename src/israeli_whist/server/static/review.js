@@ -54,20 +54,18 @@ const whistReview = (() => {
   async function ask(method) {
     clearTimeout(timer);
     timer = null;
+    let wait = null; // ms until the next ask, if there is one
     try {
-      job = await whist.api(url(), method === "POST" ? { method, body: {} } : {});
-      problem = job.state === "failed" ? whist.t("review.failed") : "";
-      if (job.state === "none") job = null; // never asked for: the page offers to start it
-      if (job.state === "done") review = job.review;
+      const answer = await whist.api(url(), method === "POST" ? { method, body: {} } : {});
+      job = answer.state === "none" ? null : answer; // none: never asked for, the page offers to start it
+      problem = answer.state === "failed" ? whist.t("review.failed") : "";
+      if (answer.state === "done") review = answer.review;
     } catch (error) {
-      if (error.retryAfter > 0) {
-        problem = error.message;
-        later(method, error.retryAfter * 1000);
-      } else {
-        problem = error.message;
-      }
+      problem = error.message;
+      if (error.retryAfter > 0) wait = error.retryAfter * 1000; // then the same ask again
     }
-    if (busy()) later("GET", POLL_MS);
+    if (wait !== null) later(method, wait);
+    else if (busy()) later("GET", POLL_MS);
     render();
     if (review && wanted()) {
       $("review-points").scrollIntoView({ block: "start" });
@@ -199,7 +197,7 @@ const whistReview = (() => {
       const box = el("section", `rv-player seat-${s}${s === viewer ? " me" : ""}`, [
         el("h3", "", [el("span", `rv-swatch seat-${s}`, ""), el("bdi", "", name(s))]),
         el("p", "rv-accuracy", [el("strong", "", finished.percent(seat.accuracy)), " ", whist.t("review.accuracy"),
-          el("span", "muted", ` · ${whist.t("review.mean_cost", { cost: Number(seat.mean_cost.toFixed(digits())) })}`)]),
+          el("span", "muted", ` · ${whist.t("review.mean_cost", { cost: Number((seat.mean_cost || 0).toFixed(digits())) })}`)]),
         el("p", "rv-verdicts", VERDICTS.map((v) => el("span", `rv-badge ${seat.verdicts[v] ? v : "none"}`,
           whist.t(`review.count.${v}`, { n: seat.verdicts[v] || 0 })))),
         el("p", "rv-label", whist.t("review.lost")),
