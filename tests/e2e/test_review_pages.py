@@ -82,11 +82,12 @@ def test_the_review_is_started_shows_its_progress_then_every_player(server: Any,
     asked: list[tuple[str, float]] = []
     # The server's answers in turn: none yet; the POST's queued; a wait asked for (429, Retry-After);
     # running; then done, the review.
-    answers = [{"json": {"state": "none", "done": 0, "total": 0, "review": None}},
-               {"json": {"state": "queued", "done": 0, "total": 10, "review": None}},
-               {"status": 429, "headers": {"Retry-After": "1"},
-                "json": {"detail": "Too many analysis requests from this session", "code": "too_many"}},
-               {"json": {"state": "running", "done": 4, "total": 10, "review": None}}]
+    answers: list[dict[str, Any]] = [
+        {"json": {"state": "none", "done": 0, "total": 0, "review": None}},
+        {"json": {"state": "queued", "done": 0, "total": 10, "review": None}},
+        {"status": 429, "headers": {"Retry-After": "1"},
+         "json": {"detail": "Too many analysis requests from this session", "code": "too_many"}},
+        {"json": {"state": "running", "done": 4, "total": 10, "review": None}}]
 
     def answer(route: Route) -> None:
         asked.append((route.request.method, time.monotonic()))
