@@ -6,8 +6,9 @@ as the seat saw it and reveals the best choice only when asked. Screenshots of t
 and learn mode at 375x812 in Hebrew and 1280x800 in English, under test-artifacts/screenshots
 (``<viewport>-review-*.png``), and axe-core's check of each.
 
-The review job's API is the server's (docs/server-protocol.md, "Game reviews"); here it is answered
-by a route, with the engine's review of the real game, shaped where a test needs it (review_kit.py)."""
+The review job's API is the server's (docs/server-protocol.md, ``/api/history/{id}/review``); here it
+is answered by a route, with the engine's review of the real game, shaped where a test needs it
+(review_kit.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 // The review of a finished game on its replay page (issue 45; the engine is israeli_whist.bots.review,
-// its JSON is described in docs/server-protocol.md, "Game reviews"). The server reviews a game once,
+// its JSON in docs/review.md, the routes in docs/server-protocol.md). The server reviews a game once,
 // as a background job shared by everyone who opens it: the page starts it, shows its progress, then
 // draws each player's accuracy and losses, a graph of the expected points along the game, the
 // options of the decision at the replay's step, where each player's points went in the hand shown,
@@ -49,8 +49,9 @@ const whistReview = (() => {
 
   const busy = () => job !== null && (job.state === "queued" || job.state === "running");
 
-  // The job's state, or a new job (POST). A 404 on GET: no review asked for yet; a wait asked for
-  // (429, or a busy 503, with Retry-After): asked again then.
+  // The job's state, or a new job (POST). State "none": no review asked for yet; a wait asked for
+  // (429, or a busy 503, with Retry-After): the same asked again then; a job under way: its state
+  // asked again every few seconds. Opened with #review (the table's link), the page asks for it.
   async function ask(method) {
     clearTimeout(timer);
     timer = null;
