@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from bench_kit import load_bench
 from e2e_kit import browser_page
-from playwright.sync_api import Browser, Route, expect
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 from review_kit import game_review, seat_review
 from test_review_pages import axe_clean, plain
 
@@ -29,21 +29,27 @@ WORDS = {"en": ("Where did my points go?", "Reviewing the hand", "The whole game
 tour_kit = load_bench("page_tour")
 
 
+def play_a_hand(server: Any, context: BrowserContext, page: Page) -> str:
+    """Ann's one-hand game against three bots, played to its end with the table page open (its
+    summary shown): the table's id."""
+    assert page.request.post(server.url + "/api/guest", data={"name": "Ann"}).ok
+    made = page.request.post(server.url + "/api/tables", data={
+        "game": "israeli", "options": {"hands": 1}, "seats": [{"kind": "human"}, *tour_kit.BOTS], "take_seat": 0})
+    table_id: str = made.json()["id"]
+    page.goto(f"{server.url}/table/{table_id}")
+    expect(page.locator("#table")).to_have_attribute("data-phase", "auction")
+    cookie = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
+    tour_kit.play_until(server.url, cookie, table_id, lambda state: state["score"]["over"], random.Random(1))
+    return table_id
+
+
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
 def test_where_did_my_points_go(server: Any, browser: Browser, viewport: str) -> None:
     width, height, language = VIEWPORTS[viewport]
     ask, progress, replay_link = WORDS[language]
     with browser_page(browser, server, width=width, height=height) as (context, page):
         page.evaluate(f"localStorage.setItem('whist-lang', '{language}')")
-        assert page.request.post(server.url + "/api/guest", data={"name": "Ann"}).ok
-        made = page.request.post(server.url + "/api/tables", data={
-            "game": "israeli", "options": {"hands": 1}, "seats": [{"kind": "human"}, *tour_kit.BOTS], "take_seat": 0})
-        table_id = made.json()["id"]
-        page.goto(f"{server.url}/table/{table_id}")
-        expect(page.locator("#table")).to_have_attribute("data-phase", "auction")
-        cookie = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
-        tour_kit.play_until(server.url, cookie, table_id, lambda state: state["score"]["over"], random.Random(1))
-
+        table_id = play_a_hand(server, context, page)
         summary = page.get_by_test_id("hand-summary")
         start = summary.get_by_test_id("hand-review-start")
         expect(start).to_have_text(ask)
