@@ -25,6 +25,7 @@ from fastapi.testclient import TestClient
 from history_kit import BOTS, new_table, play_to_the_end, sign_in
 from playwright.sync_api import Browser, Locator, Page, Route, expect
 from review_kit import find_decision, game_review, shaped
+from test_accessibility import MOST_LAYOUT_SHIFT, RECORD_LAYOUT_SHIFTS
 
 from israeli_whist.server.app import create_app
 from israeli_whist.server.settings import ServerSettings
@@ -169,8 +170,9 @@ def test_the_graph_marks_the_key_moments(server: Any, browser: Browser, app_sett
     review, chosen = ann_review(record)
     marked = sum(e["verdict"] in ("mistake", "blunder") for line in review["timeline"] for e in line)
     width, height, language = VIEWPORTS[viewport]
-    with browser_page(browser, server, width=width, height=height) as (_context, page):
+    with browser_page(browser, server, width=width, height=height) as (context, page):
         page.evaluate(f"localStorage.setItem('whist-lang', '{language}')")
+        context.add_init_script(RECORD_LAYOUT_SHIFTS)
         page.route(REVIEW, serve_done(review))
         blunder_hand, blunder_step = chosen[1]  # the screenshot shows the options at Ann's blunder
         page.goto(f"{server.url}/replay/{table_id}#hand={blunder_hand}&step={blunder_step}")
@@ -185,6 +187,8 @@ def test_the_graph_marks_the_key_moments(server: Any, browser: Browser, app_sett
             "all => all.map((t) => t.getBoundingClientRect().x)")
         assert (first < second) == (language == "en")
         expect(page.locator(".rv-legend li")).to_have_count(6)  # four players, a mistake, a blunder
+        # The review, made already, is there when the page is first shown: nothing jumps as it comes.
+        assert sum(page.evaluate("window.layoutShifts")) < MOST_LAYOUT_SHIFT
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"{viewport}-review.png"), full_page=True)
         page.locator(".rv-figure").screenshot(path=str(SCREENSHOTS / f"{viewport}-review-graph.png"))

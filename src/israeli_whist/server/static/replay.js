@@ -38,7 +38,7 @@ whist.ready.then(() => {
     readPlace();
     $("game").hidden = false;
     render();
-    whistReview.attach({ game, tableId, suffix, moveTo, redraw: render, place: () => ({ hand, step }) });
+    await whistReview.attach({ game, tableId, suffix, moveTo, redraw: render, place: () => ({ hand, step }) });
     loadAnalysis(suffix);
   }
 

@@ -42,9 +42,11 @@ const whistReview = (() => {
       viewer = id === null ? -1 : page.game.players.findIndex((p) => p.user_id === id);
       render();
     }).catch(() => {});
-    ask(wanted() ? "POST" : "GET");
     window.addEventListener("resize", () => { if (review && graphWidth() !== drawnWidth) render(); });
     document.addEventListener("visibilitychange", () => { if (!document.hidden && busy() && timer === null) ask("GET"); });
+    // Awaited before the page is first shown, so that a review already made does not push the page
+    // down as it comes.
+    return ask(wanted() ? "POST" : "GET");
   }
 
   const busy = () => job !== null && (job.state === "queued" || job.state === "running");
