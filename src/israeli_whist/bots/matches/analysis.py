@@ -213,7 +213,7 @@ def analyze_hand(final: HandState, number: int, max_tricks: int, bot: str, seed:
     cards: list[CardVerdict] = []
     bids: list[BidVerdict] = []
     history = final.history
-    for step, state in enumerate(_states(final), start=1):
+    for step, state in enumerate(hand_states(final), start=1):
         action = history[step - 1]
         if state.phase == Phase.PLAY:
             cards.append(_card_verdict(state, action, step, max_tricks))
@@ -228,8 +228,8 @@ def analyze_hand(final: HandState, number: int, max_tricks: int, bot: str, seed:
     return HandAnalysis(number, final.dealer, final.phase == Phase.CANCELLED, tuple(cards), tuple(bids))
 
 
-def _states(final: HandState) -> Iterator[HandState]:
-    """The state before each action of the hand."""
+def hand_states(final: HandState) -> Iterator[HandState]:
+    """The state before each action of the hand, replayed from its deal."""
     state = final.game.start_hand(final.dealer, final.deal, final.unseen, final.turned_card, final.hand_size,
                                   checked=False)
     for action in final.history:

@@ -40,7 +40,7 @@ in Classic Whist the double-dummy solver takes over from more tricks out.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from israeli_whist.bots.judgement.basic_bidding import Outlook, estimate_tricks, frisch_ranking, nearest_contract
@@ -162,6 +162,7 @@ class ExpertBot(Bot):
             self.settings = settings
         self.turned_card = -1  # Classic Whist: the trump card this seat saw turned up this hand
         self.last_search: SearchReport | None = None
+        self.fallback: Action = PASS  # the choice where ``weigh`` had nothing to weigh
 
     def remembered(self, view: SeatView) -> dict[int, int]:
         """Cards this seat saw and no longer sees, that a seat surely still holds: Classic
@@ -182,13 +183,27 @@ class ExpertBot(Bot):
         """The choice, and where the search ran, each candidate's mean value over the deals drawn:
         the seat's points for the hand, or in Classic Whist's card play its side's tricks (for a
         candidate dropped from the race, see ``Race.means``)."""
-        clock = Clock(self.settings.time_budget)
         self.last_search = None
+        weighed = self.weigh(view)
+        if weighed is None:
+            return self.fallback, None
+        return weighed.leader(), weighed.means()
+
+    def weigh(self, view: SeatView, also: Sequence[Action] = (),
+              scale: Callable[[float], float] | None = None) -> Race | None:
+        """The search of one decision: its candidates (and the legal actions ``also``, which the
+        review adds: a choice the expert would not have weighed) each scored on the same deals.
+        None where there is nothing to weigh (one legal action, a phase without a search), the
+        choice then in ``fallback``. ``scale`` maps each deal's score before it is counted (the
+        review's points for Classic Whist's side tricks; it works on the Python search only)."""
+        clock = Clock(self.settings.time_budget)
         remembered = self.remembered(view)
         legal = view.legal_actions
         if len(legal) == 1:
-            return legal[0], None
+            self.fallback = legal[0]
+            return None
         basic_choice = _BASIC.choose(view)
+        self.fallback = basic_choice
         if view.phase == Phase.PLAY:
             candidates = distinct_cards(view)
             evaluate = self._card_value(view)
@@ -207,16 +222,20 @@ class ExpertBot(Bot):
             evaluate = _finish_value(view.seat)
             deals = self.settings.frisch_deals
         else:
-            return basic_choice, None
+            return None
+        candidates += [action for action in also if action not in candidates]
         if len(candidates) == 1:
-            return candidates[0], None
+            self.fallback = candidates[0]
+            return None
+        if scale is not None:
+            evaluate = _scaled(evaluate, scale)
         race = Race(candidates, basic_choice, self.settings.racing)
-        if view.phase == Phase.PLAY and self._scores_in_c(view):
+        if view.phase == Phase.PLAY and scale is None and self._scores_in_c(view):
             self._search_compiled(view, race, deals, remembered, clock)
         else:
             self._search(view, race, evaluate, deals, remembered, clock)
         self.last_search = SearchReport(view.phase, len(candidates), race.deals, len(race.alive), clock.spent())
-        return race.leader(), race.means()
+        return race
 
     def _search(self, view: SeatView, race: Race, evaluate: Callable[[HandState], float], deals: int,
                 remembered: dict[int, int], clock: Clock) -> None:
@@ -324,6 +343,10 @@ def position(view: SeatView, hands: tuple[int, ...]) -> HandState:
     return state
 
 
+def _scaled(evaluate: Callable[[HandState], float], scale: Callable[[float], float]) -> Callable[[HandState], float]:
+    return lambda state: scale(evaluate(state))
+
+
 def _finish_value(seat: int, slope: float = 0.0) -> Callable[[HandState], float]:
     """The seat's points once the hand is finished, plus ``slope`` for each trick of its
     contract (its own bid's calibration; 0 outside the contract bidding). The basic bot's
@@ -382,21 +405,26 @@ def dd_side_tricks(state: HandState, seat: int) -> int:
 
 
 def distinct_cards(view: SeatView) -> list[Action]:
-    """The legal cards, one of each run of equivalent ones: cards of a suit with no card
-    between them that another seat may still hold, or that lies in the trick under way, win
-    and lose the same tricks."""
+    """The legal cards, one of each run of equivalent ones (``card_runs``)."""
+    return sorted(set(card_runs(view).values()))
+
+
+def card_runs(view: SeatView) -> dict[Action, Action]:
+    """Each legal card and the lowest card of its run: cards of a suit with no card between
+    them that another seat may still hold, or that lies in the trick under way, win and lose
+    the same tricks."""
     gone = view.hand
     for _, cards, _ in view.tricks:
         for card in cards:
             gone |= 1 << card
-    chosen: list[Action] = []
+    runs: dict[Action, Action] = {}
+    previous = -1
     for card in sorted(view.legal_actions):
-        previous = chosen[-1] if chosen else -1
         between = SUIT_MASKS[card // 13] & ((1 << card) - 1) & ~((2 << previous) - 1) if previous >= 0 else 0
-        if previous >= 0 and previous // 13 == card // 13 and not between & ~gone:
-            continue
-        chosen.append(card)
-    return chosen
+        same_run = previous >= 0 and previous // 13 == card // 13 and not between & ~gone
+        runs[card] = runs[previous] if same_run else card
+        previous = card
+    return runs
 
 
 def contract_candidates(view: SeatView, basic_choice: Action, window: int) -> list[Action]:
