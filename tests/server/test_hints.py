@@ -29,16 +29,6 @@ from israeli_whist.server.settings import ServerSettings
 ONE_HAND = {"hands": 1}
 
 
-@pytest.fixture(autouse=True)
-def engine_until_it_lands(monkeypatch: pytest.MonkeyPatch) -> None:
-    """TEMPORARY, until israeli_whist.bots.review lands: the top legal actions, valued 0."""
-    def fake(view: Any, seed: str) -> dict[str, Any]:
-        return {"seat": view.seat, "phase": view.phase.name.lower(), "deals": 1, "reason": None,
-                "options": [{"action": a, "name": action_name(a), "value": 0.0, "error": 0.0}
-                            for a in view.legal_actions[:3]]}
-    monkeypatch.setattr(hints_module, "work_out_hint", fake)
-
-
 @pytest.fixture
 def client(app_settings: ServerSettings) -> Iterator[TestClient]:
     with TestClient(create_app(app_settings)) as test_client:
@@ -134,7 +124,8 @@ def test_a_hint_goes_to_the_asker_alone_and_names_no_hidden_card(client: TestCli
     rng = random.Random(5)
     with connect(client, ann, table_id) as a, connect(client, bob, table_id) as b:
         state = a.until(lambda m: m["type"] == "state" and m["view"]["player"] in (0, 1))
-        for _ in range(6):  # at several points of the hand: the auction, the Frisch, the play
+        seen: dict[str, int] = {"options": 0, "reasons": 0}
+        for _ in range(40):  # at many points of the hand: the auction, the Frisch, the contracts, the play
             seat = state["view"]["player"]
             conn = a if seat == 0 else b
             hint = ask(conn, f"h{state['version']}")
@@ -142,17 +133,20 @@ def test_a_hint_goes_to_the_asker_alone_and_names_no_hidden_card(client: TestCli
             view = seat_view(table.match.hand, seat)
             legal = {action_name(action) for action in view.legal_actions}
             hidden = set(cards_in(hidden_cards(table.match.hand, seat)))
-            assert hint["hint"]["seat"] == seat and hint["hint"]["options"]
+            assert hint["hint"]["seat"] == seat
             for option in hint["hint"]["options"]:
                 assert option["action"] in view.legal_actions and option["name"] in legal
             # Options are legal actions, so the seat's own; the reason names no card the seat cannot see.
             assert not hidden & set(_cards_named(hint["hint"]["reason"])), hint
+            seen["options"] += len(hint["hint"]["options"])
+            seen["reasons"] += hint["hint"]["reason"] is not None
             other = b if conn is a else a
             assert all(m.get("id") != hint["id"] for m in other.messages)  # the other seat is not sent it
             state = drive({0: a, 1: b}, rng, stop=lambda s, v=state["version"]: s["version"] > v + 3
                           and s["view"]["player"] in (0, 1))
             if state["score"]["over"]:
                 break
+        assert seen["options"] > 10 and seen["reasons"] > 2, seen  # the checks above checked something
 
 
 def _cards_named(value: Any) -> Iterator[int]:

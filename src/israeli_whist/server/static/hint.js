@@ -77,12 +77,18 @@ const whistHint = (() => {
   // Points expected, to one decimal, kept left to right (a Hebrew page shows -2.5, not 2.5-).
   const points = (value) => (Math.round(value * 10) / 10).toFixed(1);
 
+  // A card in the record's notation ("QH", "TC") as the page writes cards ("Q♥", "10♣").
+  function cardWords(name) {
+    const found = /^(10|[2-9TJQKA])([CDHS])$/.exec(String(name));
+    if (!found) return String(name);
+    const rank = whist.RANKS.indexOf(found[1] === "T" ? "10" : found[1]);
+    return whist.cardText("CDHS".indexOf(found[2]) * 13 + rank);
+  }
+
   // A reason's words, from the catalogue: its card arguments as the page writes cards.
   function reasonText(reason) {
     const args = {};
-    for (const [key, value] of Object.entries(reason.args || {})) {
-      args[key] = key === "card" && Number.isInteger(value) ? whist.cardText(value) : value;
-    }
+    for (const [key, value] of Object.entries(reason.args || {})) args[key] = key === "card" ? cardWords(value) : value;
     return whist.t(`hint.reason.${reason.key}`, args);
   }
 
@@ -91,6 +97,7 @@ const whistHint = (() => {
     if (waiting) return [element("p", { className: "muted", text: whist.t("hint.working") })];
     if (!shown) return [];
     const hint = shown.hint;
+    if (!hint.options.length) return [element("p", { className: "muted", text: whist.t("hint.none") })];
     const rows = hint.options.map((option, index) => element("li", { className: index === 0 ? "hint-option best" : "hint-option",
       dataset: { testid: "hint-option", action: String(option.action) } }, [
       element("span", { className: "hint-choice" }, [choice(option)]),
@@ -102,7 +109,7 @@ const whistHint = (() => {
       element("h2", { className: "hint-title", text: whist.t("hint.title") }),
       element("ol", { className: "hint-options", dataset: { testid: "hint-options" } }, rows),
       hint.reason ? element("p", { className: "hint-reason", dataset: { testid: "hint-reason" }, text: reasonText(hint.reason) }) : null,
-      element("p", { className: "hint-deals muted", text: whist.t("hint.deals", { deals: hint.deals }) }),
+      hint.deals ? element("p", { className: "hint-deals muted", text: whist.t("hint.deals", { deals: hint.deals }) }) : null,
     ];
   }
 
