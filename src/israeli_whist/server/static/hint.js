@@ -23,15 +23,11 @@ const whistHint = (() => {
     const button = element("button", { type: "button", className: "hint-button", id: "hint-button",
       dataset: { testid: "hint-button" } });
     button.addEventListener("click", ask);
-    const close = element("button", { type: "button", className: "small hint-close", id: "hint-close",
-      dataset: { testid: "hint-close" } });
-    close.addEventListener("click", () => { shown = null; refused = null; render(); });
     box.replaceChildren(
       element("div", { className: "hint-bar" }, [
         button, element("span", { className: "hint-note muted", id: "hint-note", dataset: { testid: "hint-note" } })]),
       element("div", { className: "hint-result", id: "hint-result", dataset: { testid: "hint-result" },
         "aria-live": "polite" }, []),
-      close,
     );
   }
 
@@ -92,21 +88,33 @@ const whistHint = (() => {
     return whist.t(`hint.reason.${reason.key}`, args);
   }
 
+  // The button that puts the hint (or its refusal) away.
+  function closeButton() {
+    const close = element("button", { type: "button", className: "small hint-close", text: "×",
+      "aria-label": whist.t("hint.close"), dataset: { testid: "hint-close" } });
+    close.addEventListener("click", () => { shown = null; refused = null; render(); });
+    return close;
+  }
+
   function result() {
-    if (refused) return [element("p", { className: "error", role: "alert", text: whist.errorText(refused) })];
+    if (refused) {
+      return [element("div", { className: "hint-head" }, [
+        element("p", { className: "error", role: "alert", text: whist.errorText(refused) }), closeButton()])];
+    }
     if (waiting) return [element("p", { className: "muted", text: whist.t("hint.working") })];
     if (!shown) return [];
     const hint = shown.hint;
-    if (!hint.options.length) return [element("p", { className: "muted", text: whist.t("hint.none") })];
+    if (!hint.options.length) return [element("p", { className: "muted hint-none", text: whist.t("hint.none") })];
     const rows = hint.options.map((option, index) => element("li", { className: index === 0 ? "hint-option best" : "hint-option",
       dataset: { testid: "hint-option", action: String(option.action) } }, [
       element("span", { className: "hint-choice" }, [choice(option)]),
       element("bdi", { className: "hint-value", dir: "ltr", text: points(option.value) }),
       element("bdi", { className: "hint-error muted", dir: "ltr", text: `± ${points(option.error)}` }),
-      index === 0 ? element("span", { className: "hint-best", text: whist.t("hint.best") }) : null,
+      element("span", { className: "hint-best", text: index === 0 ? whist.t("hint.best") : "" }),  // a cell each row
     ]));
     return [
-      element("h2", { className: "hint-title", text: whist.t("hint.title") }),
+      element("div", { className: "hint-head" }, [
+        element("h2", { className: "hint-title", text: whist.t("hint.title") }), closeButton()]),
       element("ol", { className: "hint-options", dataset: { testid: "hint-options" } }, rows),
       hint.reason ? element("p", { className: "hint-reason", dataset: { testid: "hint-reason" }, text: reasonText(hint.reason) }) : null,
       hint.deals ? element("p", { className: "hint-deals muted", text: whist.t("hint.deals", { deals: hint.deals }) }) : null,
@@ -125,10 +133,6 @@ const whistHint = (() => {
     button.hidden = !(state.you >= 0) || state.score.over;
     button.disabled = !myTurn() || Boolean(waiting);
     $("hint-note").textContent = whist.t("hint.practice");
-    const close = $("hint-close");
-    close.textContent = "×";
-    close.setAttribute("aria-label", whist.t("hint.close"));
-    close.hidden = !(shown || refused);
     $("hint-result").replaceChildren(...result().filter(Boolean));
     box.classList.toggle("open", Boolean(shown || refused || waiting));
   }
