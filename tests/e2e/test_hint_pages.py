@@ -3,17 +3,21 @@ offers a Hint button, enabled on the player's turn only; asked in the auction an
 shows the expert's choices, best first, with the points expected and the reason; the hint goes once
 the table moves on. A rated table shows no hint at all, and the lobby's form makes a practice table.
 axe-core finds nothing in the open hint, in Hebrew on a phone and in English on a laptop;
-screenshots of both are written to ``test-artifacts/screenshots/hint-*.png``."""
+screenshots of both are written to ``test-artifacts/screenshots/hint-*.png``. Once the game is over,
+its history entry says it is not rated for the hint used, and its replay shows where it was asked."""
 
 from __future__ import annotations
 
 from contextlib import ExitStack
 from typing import Any
 
+import random
+
 import pytest
 from bench_kit import load_bench
 from e2e_kit import browser_page
 from playwright.sync_api import Browser, Page, expect
+from server_kit import COOKIE, connect_real, drive
 from table_seats import SCREENSHOTS, my_turn, sit_with_people, until
 
 tour_kit = load_bench("page_tour")
@@ -86,3 +90,26 @@ def test_a_rated_table_shows_no_hint_and_the_lobby_makes_a_practice_table(browse
         page.locator("#create-button").click()
         page.wait_for_url("**/table/**")
         expect(page.get_by_test_id("hint-note")).to_contain_text("Practice table")
+
+
+def test_the_history_and_the_replay_show_the_hints_used(browser: Browser, server: Any) -> None:
+    with browser_page(browser, server, width=1280, height=800) as (context, page):
+        assert page.request.post(server.url + "/api/guest", data={"name": "Noa"}).ok
+        created = page.request.post(server.url + "/api/tables", data={
+            "game": "israeli", "options": {"hands": 1}, "hints": True, "take_seat": 0,
+            "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "basic"}] * 3})
+        table_id = created.json()["id"]
+        cookie = next(c["value"] for c in context.cookies() if c["name"] == COOKIE)
+        with connect_real(server.url, cookie, table_id) as conn:
+            conn.until(lambda m: m["type"] == "state" and m["view"]["player"] == 0)
+            conn.send({"type": "hint", "id": "h"})
+            hint = conn.until(lambda m: m.get("id") == "h")
+            assert hint["type"] == "hint", hint
+            drive({0: conn}, random.Random(2), timeout=90)
+        page.goto(server.url + "/history")
+        expect(page.get_by_test_id("unrated-note")).to_have_text("One hint used: not rated")
+        page.goto(f"{server.url}/replay/{table_id}#hand=1&step={hint['step']}")
+        expect(page.get_by_test_id("unrated")).to_have_text("One hint used: not rated")
+        expect(page.get_by_test_id("hint-here")).to_have_text("Noa asked for a hint here.")
+        page.get_by_test_id("next").click()
+        expect(page.get_by_test_id("hint-here")).to_be_hidden()  # only at the place it was asked
