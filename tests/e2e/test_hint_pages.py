@@ -8,10 +8,9 @@ its history entry says it is not rated for the hint used, and its replay shows w
 
 from __future__ import annotations
 
+import random
 from contextlib import ExitStack
 from typing import Any
-
-import random
 
 import pytest
 from bench_kit import load_bench

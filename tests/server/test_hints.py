@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import random
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -142,11 +142,15 @@ def test_a_hint_goes_to_the_asker_alone_and_names_no_hidden_card(client: TestCli
             seen["reasons"] += hint["hint"]["reason"] is not None
             other = b if conn is a else a
             assert all(m.get("id") != hint["id"] for m in other.messages)  # the other seat is not sent it
-            state = drive({0: a, 1: b}, rng, stop=lambda s, v=state["version"]: s["version"] > v + 3
-                          and s["view"]["player"] in (0, 1))
+            state = drive({0: a, 1: b}, rng, stop=moved_on_from(state["version"]))
             if state["score"]["over"]:
                 break
         assert seen["options"] > 10 and seen["reasons"] > 2, seen  # the checks above checked something
+
+
+def moved_on_from(version: int) -> Callable[[Message], bool]:
+    """A state a few actions on, at one of the people's turns."""
+    return lambda state: bool(state["version"] > version + 3 and state["view"]["player"] in (0, 1))
 
 
 def _cards_named(value: Any) -> Iterator[int]:

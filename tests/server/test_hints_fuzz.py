@@ -71,7 +71,7 @@ def test_hint_asks_of_any_shape(client: TestClient) -> None:
             assert not logged, logged_text(logged)
 
         one_ask()
-    with client.app.state.store.begin() as c:
+    with client.app.state.store.begin() as c:  # type: ignore[attr-defined]
         stored = game_hints(c, practice)
     print(f"hint fuzz: {counts}, {len(stored)} stored")
     assert len(stored) == counts["hints"] > EXAMPLES // 5 and counts["errors"] > EXAMPLES // 5
