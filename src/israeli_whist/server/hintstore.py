@@ -5,8 +5,6 @@ were used, and the rating leaves such a game out (``ratings.py``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import Column, DateTime, ForeignKey, Integer, String, Table, func, insert, select
 from sqlalchemy.engine import Connection
 
@@ -58,8 +56,3 @@ def hints_by_hand(hints: list[dict[str, int]]) -> dict[int, list[tuple[int, int]
         found.setdefault(hint["hand"], []).append((hint["step"], hint["seat"]))
     return found
 
-
-def hints_json(row: Any) -> dict[str, Any]:
-    """What a table's page, its lobby entry and its history say of hints: allowed, and rated."""
-    allowed = bool(row["hints"])
-    return {"hints": allowed}
