@@ -195,9 +195,7 @@ class TerminalGame:
             return
         hand, step = len(self.match.results) + 1, len(self.match.hand.history)
         self.show_hint(hint_block(work_out(view, f"{self.match.seed}/hint/{hand}/{step}")))
-        used = self.hints_used.setdefault(hand, [])
-        if (step, view.seat) not in used:  # asked twice at one place: one hint used
-            used.append((step, view.seat))
+        self.hints_used.setdefault(hand, []).append((step, view.seat))  # each hint given, as the server keeps them
 
     def ask(self, prompt: str) -> str:
         try:
