@@ -78,7 +78,7 @@ def review_final(final: HandState, number: int, before: tuple[float, ...], *, se
         if after_each is not None:
             after_each()
     found_par = hand_par(final, seed=f"{seed}/par", playouts=settings.par_playouts,
-                         seconds=settings.par_seconds) if par and settings.par_playouts else None
+                         deals=settings.par_deals) if par and settings.par_playouts else None
     return HandReview(number, final.dealer, final.phase == Phase.CANCELLED, before, hand_points(final),
                       tuple(decisions), found_par)
 

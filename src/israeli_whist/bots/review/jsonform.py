@@ -22,7 +22,7 @@ def review_json(review: GameReview) -> dict[str, Any]:
         "kind": "review", "version": VERSION, "game": review.game, "title": review.title,
         "players": list(review.players),
         "budget": {"deals": review.settings.deals, "par_playouts": review.settings.par_playouts,
-                   "par_seconds": review.settings.par_seconds, "seed": review.seed},
+                   "par_deals": review.settings.par_deals, "seed": review.seed},
         "thresholds": {"inaccuracy": thresholds.inaccuracy, "mistake": thresholds.mistake,
                        "blunder": thresholds.blunder},
         "hands": [hand_json(hand) for hand in review.hands],

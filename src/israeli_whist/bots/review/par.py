@@ -5,10 +5,11 @@ cards gave and what the table's play (its own decisions among it) took or added.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from israeli_whist.bots.matches.stats import mean_and_error
-from israeli_whist.bots.players.expert import ExpertBot, budget_settings
+from israeli_whist.bots.players.expert import ExpertBot, ExpertSettings, budget_settings
+from israeli_whist.bots.review.weighing import UNBOUNDED_SECONDS
 from israeli_whist.core.state import HandState
 from israeli_whist.core.views import seat_view
 
@@ -36,17 +37,25 @@ def deal_start(final: HandState) -> HandState:
                                  checked=False)
 
 
-def hand_par(final: HandState, *, seed: str, playouts: int, seconds: float) -> Par:
-    """The deal of ``final`` played ``playouts`` times by expert bots at ``seconds`` a decision."""
+def hand_par(final: HandState, *, seed: str, playouts: int, deals: int) -> Par:
+    """The deal of ``final`` played ``playouts`` times by expert bots drawing at most ``deals``
+    deals a decision."""
     start = deal_start(final)
-    rows = [hand_points(_played(start, f"{seed}/{n}", seconds)) for n in range(playouts)]
+    rows = [hand_points(_played(start, f"{seed}/{n}", deals)) for n in range(playouts)]
     seats = range(start.players)
     spreads = [mean_and_error([row[seat] for row in rows]) for seat in seats]
     return Par(tuple(m for m, _ in spreads), tuple(e for _, e in spreads), playouts)
 
 
-def _played(start: HandState, seed: str, seconds: float) -> HandState:
-    settings = budget_settings(seconds)
+def par_settings(deals: int) -> ExpertSettings:
+    """The anytime expert (racing, exact endings) with a deal cap instead of a clock: its
+    choices depend on the seed alone."""
+    settings = budget_settings(UNBOUNDED_SECONDS).with_deals(deals)
+    return replace(settings, min_deals=min(settings.min_deals, deals))
+
+
+def _played(start: HandState, seed: str, deals: int) -> HandState:
+    settings = par_settings(deals)
     bots = [ExpertBot(f"{seed}/{seat}", settings) for seat in range(start.players)]
     state = start
     while not state.is_terminal:

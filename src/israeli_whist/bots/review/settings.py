@@ -68,12 +68,13 @@ def thresholds_for(game: str) -> Thresholds:
 class ReviewSettings:
     """The review's budget: ``deals`` drawn for each decision (every option is scored on the
     same deals), ``par_playouts`` times the deal is played by expert bots for its par, each of
-    their decisions given ``par_seconds`` of CPU time, and the positions the exact search may
+    their decisions drawing at most ``par_deals`` deals (a count, not a time: the same review on
+    any machine), and the positions the exact search may
     visit to prove a mistaken card (``proven_nodes``)."""
 
     deals: int = 300
     par_playouts: int = 12
-    par_seconds: float = 0.02
+    par_deals: int = 32
     proven_nodes: int = 2_000_000
 
     def __post_init__(self) -> None:
@@ -81,8 +82,8 @@ class ReviewSettings:
             raise ValueError(f"A review draws 2 to 10000 deals a decision, not {self.deals}")
         if not 0 <= self.par_playouts <= 1000:
             raise ValueError(f"A par takes 0 to 1000 playouts, not {self.par_playouts}")
-        if not self.par_seconds > 0:
-            raise ValueError(f"The par's bots need a positive time a decision, not {self.par_seconds}")
+        if not 8 <= self.par_deals <= 10_000:
+            raise ValueError(f"The par's bots draw 8 to 10000 deals a decision, not {self.par_deals}")
 
 
 DEFAULT_SETTINGS = ReviewSettings()
