@@ -26,12 +26,12 @@ def find_decision(review: dict[str, Any], hand: int, step: int) -> dict[str, Any
     return found
 
 
-def shaped(review: dict[str, Any], seat: int, verdicts: list[str]) -> list[tuple[int, int]]:
-    """Give ``seat``'s first decisions with four options or more (in the game's order, the first
-    in each hand) the ``verdicts`` in turn, and every other decision of the seat no cost. Returns
-    the (hand, step) of each decision shaped, in the order given."""
+def shaped(review: dict[str, Any], seat: int, verdicts: list[str], phase: str = "play") -> list[tuple[int, int]]:
+    """Give ``seat``'s first decisions of ``phase`` with four options or more (in the game's order,
+    the first in each hand) the ``verdicts`` in turn, and every other decision of the seat no cost.
+    Returns the (hand, step) of each decision shaped, in the order given."""
     mine = [(h, d) for h in review["hands"] for d in h["decisions"] if d["seat"] == seat]
-    wide = [(h, d) for h, d in mine if len(d["options"]) >= 4]
+    wide = [(h, d) for h, d in mine if len(d["options"]) >= 4 and d["phase"] == phase]
     firsts = [next((h, d) for h, d in wide if h["number"] == number)
               for number in sorted({h["number"] for h, _ in wide})]
     rest = [found for found in wide if found not in firsts]

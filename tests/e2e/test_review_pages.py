@@ -33,6 +33,7 @@ from israeli_whist.server.settings import ServerSettings
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 VIEWPORTS = {"phone-he": (375, 812, "he"), "laptop-en": (1280, 800, "en")}
 REVIEW = "**/api/history/*/review*"
+PHASE_WORDS = {"auction": "trump call", "frisch": "Frisch", "contract": "contract", "play": "play"}
 tour_kit = load_bench("page_tour")
 
 
@@ -132,7 +133,8 @@ def test_the_review_is_started_shows_its_progress_then_every_player(server: Any,
         costly = ann.locator(".rv-costly a")
         expect(costly).to_have_count(3)
         blunder_hand, blunder_step = chosen[1]
-        expect(costly.first).to_contain_text(f"Hand {blunder_hand} · play")
+        blunder = find_decision(review, blunder_hand, blunder_step)
+        expect(costly.first).to_contain_text(f"Hand {blunder_hand} · {PHASE_WORDS[blunder['phase']]}: ")
         costly.first.click()
         expect(page.get_by_test_id("step")).to_contain_text(f"{blunder_step} /")
         expect(page.get_by_test_id("hand-select")).to_have_value(str(blunder_hand - 1))
