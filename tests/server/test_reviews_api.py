@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from history_kit import BOTS, new_table, play_to_the_end
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from server_kit import CHANGE, COOKIE, Player, sign_in, use
 
 from israeli_whist.bots.review import ReviewSettings
@@ -155,6 +158,23 @@ def test_two_askers_share_one_job(client: TestClient, reviewer: Reviewer) -> Non
     assert use(client, ann).get(review_path(table_id)).json() == done
 
 
+def test_two_analysis_workers_review_two_hands_at_once(app_settings: ServerSettings, reviewer: Reviewer) -> None:
+    """Both cores work: with two analysis workers (the default from two bot workers on), two hands of
+    a game are in the workers at once, and the third waits for a slot."""
+    with TestClient(create_app(dataclasses.replace(app_settings, analysis_workers=2))) as client:
+        ann = sign_in(client, "Ann")
+        table_id = finished_game(client, ann, hands=3)["id"]
+        numbers = [h["number"] for h in use(client, ann).get(f"/api/games/{table_id}").json()["hands"]]
+        reviewer.held = set(numbers)
+        client.post(review_path(table_id), headers=CHANGE)
+        jobs = client.app.state.reviews  # type: ignore[attr-defined]
+        wait_for(lambda: len(reviewer.reviewed) == 2)
+        time.sleep(0.3)  # the third would have started by now, were there a slot
+        assert sorted(reviewer.reviewed) == numbers[:2] and len(jobs.in_workers) == 2
+        reviewer.release.set()
+        assert state_of(client, table_id, "done")["done"] == 3
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
@@ -165,8 +185,8 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 def test_a_new_app_finishes_a_review_left_running_without_redoing_stored_hands(
         database_url: str, app_settings: ServerSettings, reviewer: Reviewer) -> None:
-    settings = dataclasses.replace(app_settings, database_url=database_url)
-    with TestClient(create_app(settings)) as first:
+    on_the_database = dataclasses.replace(app_settings, database_url=database_url)
+    with TestClient(create_app(on_the_database)) as first:
         ann = sign_in(first, "Ann")
         table_id = finished_game(first, ann, hands=3)["id"]
         numbers = [h["number"] for h in use(first, ann).get(f"/api/games/{table_id}").json()["hands"]]
@@ -180,7 +200,7 @@ def test_a_new_app_finishes_a_review_left_running_without_redoing_stored_hands(
     reviewed_before = list(reviewer.reviewed)
     assert reviewed_before == numbers[:2]
     reviewer.held = set()
-    with TestClient(create_app(settings)) as second:
+    with TestClient(create_app(on_the_database)) as second:
         done = state_of(second, table_id, "done", ann)
         assert [h["number"] for h in done["review"]["hands"]] == numbers
     assert reviewer.reviewed[len(reviewed_before):] == numbers[1:]  # hand 1 was not reviewed again
@@ -349,3 +369,43 @@ def test_review_rows_are_stored_per_hand(client: TestClient, app_settings: Serve
     finally:
         store.close()
     assert numbers == [h["number"] for h in use(client, ann).get(f"/api/games/{table_id}").json()["hands"]]
+
+
+# Bad input ------------------------------------------------------------------------------------------
+
+ODD_TEXT = ["", " ", "\ud800", "a\udfff", "\u202e", "\u2066x\u2069", "\x00", "\U0010ffff", "x" * 5000, "..", "%",
+            "?", "/", "1e30", "-1", "nan"]
+ODD_NUMBERS = ["-1", "0", str(2**31), str(2**63), str(-(2**63) - 1), "1e30", "nan", "1.5", "", "true", "null",
+               "99999999999999999999999999"]
+
+
+def url_part(text: str) -> str:
+    return urllib.parse.quote(text, safe="", errors="surrogatepass")
+
+
+def test_ids_numbers_and_invites_of_any_shape_are_refused_cleanly(client: TestClient) -> None:
+    ann = sign_in(client, "Ann")
+    finished = finished_game(client, ann, hands=1)["id"]
+    playing = new_table(use(client, ann), "israeli", {"hands": 2}, [{"kind": "human"}, *BOTS])["id"]
+    play_hands(client, playing, 1)
+    texts = st.one_of(st.sampled_from(ODD_TEXT), st.text(max_size=30), st.sampled_from([finished, playing]))
+    numbers = st.one_of(st.sampled_from(ODD_NUMBERS), st.integers().map(str), texts)
+    statuses: dict[int, int] = {}
+
+    @settings(max_examples=300, deadline=None, database=None, derandomize=True,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(method=st.sampled_from(["GET", "POST"]), table_id=texts, number=numbers,
+           invite=st.one_of(st.none(), texts), hand=st.booleans(), signed_in=st.booleans())
+    def one(method: str, table_id: str, number: str, invite: str | None, hand: bool, signed_in: bool) -> None:
+        path = hand_path(url_part(table_id), url_part(number)) if hand else review_path(url_part(table_id))
+        if invite is not None:
+            path += f"?invite={url_part(invite)}"
+        answer = use(client, ann if signed_in else None).request(method, path, headers=CHANGE)
+        statuses[answer.status_code] = statuses.get(answer.status_code, 0) + 1
+        assert answer.status_code < 500, (method, path, answer.text)
+        body = answer.json()
+        assert ("code" in body) != (answer.status_code == 200), body
+
+    one()
+    print(f"review routes fuzzed: statuses {dict(sorted(statuses.items()))}")
+    assert {200, 401, 404, 409, 422} <= set(statuses), statuses
