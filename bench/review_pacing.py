@@ -113,6 +113,23 @@ async def watch(base_ws: str, watched: Watched, delay: float, stop_at: asyncio.E
             watched.last_at, watched.last_version = now, message["version"]
 
 
+def cpu_seconds_by_niceness(parent: int) -> dict[int, float]:
+    """CPU seconds used so far by ``parent``'s child processes, by their niceness (Linux's /proc):
+    the bot workers run at 10, the analysis workers at 19 (``israeli_whist.server.workers``)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found: dict[int, float] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        # After the command's name: state, ppid, ..., utime (12th), stime (13th), ..., nice (17th).
+        if int(fields[1]) == parent:
+            nice = int(fields[16])
+            found[nice] = found.get(nice, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return found
+
+
 def call(base: str, method: str, path: str, body: dict[str, Any] | None = None, cookie: str = "") -> Any:
     data = None if body is None else json.dumps(body).encode()
     headers = {"X-Whist-Request": "1", "Cookie": cookie}
@@ -125,7 +142,7 @@ def call(base: str, method: str, path: str, body: dict[str, Any] | None = None, 
     return found, "; ".join(c.split(";", 1)[0] for c in cookies)
 
 
-async def run(args: argparse.Namespace, base: str, table_to_review: str, delay: float) -> dict[str, Any]:
+async def run(args: argparse.Namespace, base: str, server: int, table_to_review: str, delay: float) -> dict[str, Any]:
     _, cookie = call(base, "POST", "/api/guest", {"name": "Bench"})
     bots = [{"kind": "bot", "level": args.level}] * 4
     tables = [call(base, "POST", "/api/tables", {"game": "israeli", "options": {"hands": 50}, "seats": bots,
@@ -137,7 +154,7 @@ async def run(args: argparse.Namespace, base: str, table_to_review: str, delay: 
     await asyncio.sleep(args.warm_up)
     baseline_from = time.monotonic()
     await asyncio.sleep(args.baseline)
-    started = time.monotonic()
+    started, cpu_before = time.monotonic(), cpu_seconds_by_niceness(server)
     answer, _ = await asyncio.to_thread(call, base, "POST", f"/api/history/{table_to_review}/review")
     progress = [(0.0, answer["state"], answer["done"], answer["total"])]
     print(f"review started: {answer['state']}, {answer['done']}/{answer['total']} hands", flush=True)
@@ -148,7 +165,7 @@ async def run(args: argparse.Namespace, base: str, table_to_review: str, delay: 
             at = time.monotonic() - started
             progress.append((at, answer["state"], answer["done"], answer["total"]))
             print(f"  {at:6.1f} s  {answer['state']:8} {answer['done']}/{answer['total']} hands", flush=True)
-    finished = time.monotonic()
+    finished, cpu_after = time.monotonic(), cpu_seconds_by_niceness(server)
     stop_at.set()
     await asyncio.gather(*watchers, return_exceptions=True)
     before = [late for w in watched for at, late in w.moves if baseline_from <= at < started]
@@ -157,6 +174,8 @@ async def run(args: argparse.Namespace, base: str, table_to_review: str, delay: 
     return {"load_average": os.getloadavg(), "tables": args.tables, "level": args.level, "bot_delay": delay,
             "state": answer["state"],
             "review_seconds": finished - started, "hands": answer["total"], "progress": progress,
+            "cpu_seconds_during_review": {f"nice {nice}": round(cpu_after[nice] - cpu_before.get(nice, 0.0), 1)
+                                          for nice in sorted(cpu_after)},
             "budget": review.get("budget"), "decisions": sum(len(h["decisions"]) for h in review.get("hands", [])),
             "late_without_review": spread(before), "late_during_review": spread(during)}
 
@@ -184,7 +203,7 @@ def main() -> None:
         try:
             base = f"http://127.0.0.1:{port}"
             wait_for_health(base, process, "the server", log)
-            report = asyncio.run(run(args, base, table_to_review, delay))
+            report = asyncio.run(run(args, base, process.pid, table_to_review, delay))
         finally:
             stop(process)
     print(f"\n{len(os.sched_getaffinity(0))} cores (load average at the end, the machine's other work included: "
@@ -192,6 +211,8 @@ def main() -> None:
           f"tables of {args.level} bots at a bot delay of {delay:g} s")
     print(f"review of a {report['hands']}-hand Israeli Whist game ({report['decisions']} decisions, budget "
           f"{report['budget']}): {report['state']} in {report['review_seconds']:.1f} s")
+    print(f"CPU seconds of the server's workers meanwhile, by niceness (10: bots, 19: analyses and reviews): "
+          f"{report['cpu_seconds_during_review']}")
     for name in ("late_without_review", "late_during_review"):
         figures = report[name]
         shown = "no moves" if figures is None else (

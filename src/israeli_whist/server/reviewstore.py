@@ -158,12 +158,16 @@ def queue_review(store: Store, table_id: str, hands_total: int, budget: dict[str
 def store_hand(store: Store, table_id: str, number: int, seed: str, budget: dict[str, Any],
                review: dict[str, Any]) -> None:
     """Keep one hand's review; the game review's progress counts it where it was made for it."""
+    try:
+        with store.begin() as c:
+            # A review of the same hand with another seed or budget is replaced.
+            c.execute(delete(review_hands).where(review_hands.c.table_id == table_id,
+                                                 review_hands.c.number == number))
+            c.execute(insert(review_hands).values(table_id=table_id, number=number, seed=seed, budget=budget,
+                                                  review=review, created_at=now()))
+    except IntegrityError:
+        pass  # stored meanwhile by another node of a cluster, which took the same job up: the same answer
     with store.begin() as c:
-        # A review of the same hand with another seed or budget is replaced; the same one, stored
-        # meanwhile by another node, is the same answer.
-        c.execute(delete(review_hands).where(review_hands.c.table_id == table_id, review_hands.c.number == number))
-        c.execute(insert(review_hands).values(table_id=table_id, number=number, seed=seed, budget=budget,
-                                              review=review, created_at=now()))
         game = _row(c, table_id)
         if game is not None and game.state in UNFINISHED and game.seed == seed and game.budget == budget:
             c.execute(update(reviews).where(reviews.c.table_id == table_id)
