@@ -12,7 +12,6 @@ import threading
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -173,14 +172,6 @@ def test_two_analysis_workers_review_two_hands_at_once(app_settings: ServerSetti
         assert sorted(reviewer.reviewed) == numbers[:2] and len(jobs.in_workers) == 2
         reviewer.release.set()
         assert state_of(client, table_id, "done")["done"] == 3
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'whist.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
 
 
 def test_a_new_app_finishes_a_review_left_running_without_redoing_stored_hands(
