@@ -177,6 +177,7 @@ async def run(args: argparse.Namespace, base: str, server: int, table_to_review:
             "cpu_seconds_during_review": {f"nice {nice}": round(cpu_after[nice] - cpu_before.get(nice, 0.0), 1)
                                           for nice in sorted(cpu_after)},
             "budget": review.get("budget"), "decisions": sum(len(h["decisions"]) for h in review.get("hands", [])),
+            "review_bytes": len(json.dumps(review)),
             "late_without_review": spread(before), "late_during_review": spread(during)}
 
 
@@ -210,7 +211,8 @@ def main() -> None:
           f"{', '.join(f'{load:.1f}' for load in report['load_average'])}); the server's defaults; {args.tables} "
           f"tables of {args.level} bots at a bot delay of {delay:g} s")
     print(f"review of a {report['hands']}-hand Israeli Whist game ({report['decisions']} decisions, budget "
-          f"{report['budget']}): {report['state']} in {report['review_seconds']:.1f} s")
+          f"{report['budget']}, {report['review_bytes'] // 1000} kB of JSON): {report['state']} in "
+          f"{report['review_seconds']:.1f} s")
     print(f"CPU seconds of the server's workers meanwhile, by niceness (10: bots, 19: analyses and reviews): "
           f"{report['cpu_seconds_during_review']}")
     for name in ("late_without_review", "late_during_review"):

@@ -8,8 +8,8 @@ They follow the analyses' jobs (``israeli_whist.server.analyses``) and share the
   hands are reviewed at once, on two cores, and at most ``Thinkers.analysis_slots`` hands (of
   reviews and analyses together) are in the workers at a time, so a review does not shut the
   analyses out for minutes, nor they it. Once every hand is done, ``merge_hands`` makes the game's
-  review, in a worker too. Nothing of it runs on the event loop; its database work runs off it
-  where the database is over the network (``Store.off_loop``).
+  review, in a worker too. Nothing of it runs on the event loop, its database work neither
+  (in threads: a game's review is hundreds of kilobytes of JSON).
 - The job runs in the server, not for a request: asking starts it (or finds it) and answers at once;
   asking again reads its state and progress. A restart takes up the reviews left queued or running,
   keeping the hands already stored; so does a server asked for a review that has not moved for
@@ -17,7 +17,7 @@ They follow the analyses' jobs (``israeli_whist.server.analyses``) and share the
 - Past ``REVIEWS_WAITING`` jobs in hand (game reviews and lone hands together) a new one is refused
   (503, ``analyses_busy``, with ``Retry-After``).
 - A hand that is over, at a table still in play, can be reviewed alone for the table's hand summary
-  (``hand_status``): kept like the others, so that the game's review later finds it done.
+  (``hand_review``): kept like the others, so that the game's review later finds it done.
 
 Who may see which review, and how often one may ask, is the routes' (``israeli_whist.server.api_reviews``).
 """
@@ -97,7 +97,6 @@ class ReviewJobs:
         self.lone: set[tuple[str, int]] = set()  # hands asked for alone, counted against the bound
         self.in_workers: set[tuple[str, int]] = set()  # hands a worker is reviewing now (else waiting for a slot)
         self.failed_hands: dict[tuple[str, int], str] = {}
-        self.hands_reviewed = 0  # hands sent to the workers, for the tests
         self.closing = False
         self.resuming: asyncio.Task[None] | None = None
 
@@ -105,8 +104,10 @@ class ReviewJobs:
     def budget(self) -> dict[str, Any]:
         return budget_of(REVIEW_SETTINGS)
 
-    async def off_loop(self, work: Callable[..., Any], *args: Any) -> Any:
-        return await self.store.off_loop(work, *args)
+    @staticmethod
+    async def off_loop(work: Callable[..., Any], *args: Any) -> Any:
+        # In a thread on SQLite too, where ``Store.off_loop`` would run it at once.
+        return await asyncio.to_thread(work, *args)
 
     def check_room(self) -> None:
         """503 (``analyses_busy``) when a new job would be one past the bound."""
@@ -218,7 +219,6 @@ class ReviewJobs:
         table_id, number = key
         async with self.slots:
             self.in_workers.add(key)
-            self.hands_reviewed += 1
             try:
                 hand: dict[str, Any] = await asyncio.wrap_future(
                     self.thinkers.submit(reviewed_hand, record, number, seed, budget))
