@@ -23,11 +23,11 @@ from israeli_whist.bots.review import (
     review_record,
     thresholds_for,
 )
-from israeli_whist.bots.review.hints import sure_trick
-from israeli_whist.bots.review.weighing import classic_net_points, weigh_choice
+from israeli_whist.bots.review.hints import hinted_calls, sure_trick
+from israeli_whist.bots.review.weighing import classic_net_points, weigh_choice, weigh_options
 from israeli_whist.bots.search.determinize import state_for
 from israeli_whist.bots.search.sampling import DealSampler
-from israeli_whist.core.actions import Phase
+from israeli_whist.core.actions import Phase, bid_strain, is_bid
 from israeli_whist.core.cards import NO_TRUMP, parse_card
 from israeli_whist.core.games import make_game
 from israeli_whist.core.match import Match
@@ -130,6 +130,19 @@ def test_hint_names_no_hidden_card_and_ranks_options() -> None:
         assert hint["reason"]["key"] in {"sure_trick", "safe_discard", "trumps_out"}
     with pytest.raises(ValueError):
         hint_for(seat_view(states[0], (states[0].player + 1) % 4))
+
+
+def test_auction_hint_weighs_a_bid_in_every_strain() -> None:
+    """A hint in the trump auction compares pass with a bid in each strain, even where the
+    expert would have weighed pass alone."""
+    final = replay(played("israeli")).match.results[0].final
+    state = next(s for s in hand_states(final) if s.phase == Phase.AUCTION)
+    view = seat_view(state, state.player)
+    weighed = weigh_options(view, hinted_calls(view), seed="h", deals=8)
+    assert weighed is not None
+    strains = {bid_strain(action) for action in weighed[0].candidates if is_bid(action)}
+    assert len(strains) == len({bid_strain(a) for a in view.legal_actions if is_bid(a)}) >= 4
+    assert len(hint_for(view, seed=1, settings=QUICK).options) == 3
 
 
 def test_sure_trick() -> None:

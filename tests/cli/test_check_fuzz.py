@@ -53,7 +53,7 @@ WHIST = [sys.executable, "-m", "israeli_whist.cli"]  # the whist command, from t
 GOLDEN_DIR = Path(__file__).parent.parent / "golden"
 FIELDS = ("format", "version", "game", "rules", "seed", "first_dealer", "players", "seating", "hands", "totals",
           "finished")
-HAND_FIELDS = ("number", "dealer", "deal", "turned_card", "actions", "points", "cancelled")
+HAND_FIELDS = ("number", "dealer", "deal", "turned_card", "actions", "points", "cancelled", "hints")
 
 
 def base_records() -> dict[str, dict[str, Any]]:
@@ -132,7 +132,8 @@ def is_true_record(data: bytes) -> bool:
         return False
     if not isinstance(record, dict) or not set(record) <= set(FIELDS):
         return False
-    if not (same(record.get("format"), "whist-record") and same(record.get("version"), 1)):
+    if not (same(record.get("format"), "whist-record")
+            and (same(record.get("version"), 1) or same(record.get("version"), 2))):
         return False
     if not all(name in record for name in ("game", "rules", "seed", "hands")):
         return False
@@ -182,6 +183,8 @@ def is_true_record(data: bytes) -> bool:
                 match = match.apply(parse_action(item[1], match.hand.phase))
             except WhistError:
                 return False
+        if "hints" in hand and not (same(record["version"], 2) and true_hints(hand["hints"], actions, players)):
+            return False
         finished = len(match.results) > index
         if not finished and index < len(hands) - 1:
             return False
@@ -194,6 +197,21 @@ def is_true_record(data: bytes) -> bool:
             return False
     written = to_record(match, names, first_dealer)
     return all(same(record[name], written[name]) for name in ("seating", "totals", "finished") if name in record)
+
+
+def true_hints(hints: Any, actions: list[Any], players: int) -> bool:
+    """docs/record-format.md: version 2's ``[step, seat]`` of each hint, asked on the seat's own turn."""
+    if not isinstance(hints, list):
+        return False
+    for hint in hints:
+        if not (isinstance(hint, list) and len(hint) == 2 and all(is_int(n) for n in hint)):
+            return False
+        step, seat = hint
+        if not (0 <= step <= len(actions) and 0 <= seat < players):
+            return False
+        if step < len(actions) and actions[step][0] != seat:
+            return False
+    return True
 
 
 def facts_of_deal_agree(hand: dict[str, Any], state: Any, players: int) -> bool:

@@ -1,6 +1,7 @@
 """A real session in the full-screen view: ``whist play`` in a pseudo-terminal (pexpect), its screen
 read through a terminal emulator (pyte), played by reading the prompt and typing as a person does;
-at the common terminal sizes (80x24 and 120x40) the whole hand and the whole score sheet in view."""
+at the common terminal sizes (80x24 and 120x40) the whole hand and the whole score sheet in view; and the
+hint at F4 (cli/hint.py), saved with the game, or refused with --no-hints."""
 
 from __future__ import annotations
 
@@ -272,5 +273,35 @@ def test_a_terminal_made_smaller_keeps_the_hand_whole_and_wraps_the_log_again() 
     terminal.wait_for(PROMPT)
     screen = terminal.text
     assert len(set(HAND_CARD.findall(screen))) == 13, screen
+    terminal.child.send("\x03")
+    assert terminal.finish() == 130
+
+
+F4 = "\x1bOS"
+
+
+def test_f4_shows_the_hint_at_the_card_table(tmp_path: Path) -> None:
+    path = tmp_path / "table.json"
+    terminal = Terminal("--seed", "3", "--delay", "0", "--view", "table", "--hands", "1", "--save", str(path))
+    terminal.wait_for(PROMPT)
+    assert "f4 Hint" in terminal.text  # the footer names the key
+    terminal.child.send(F4)
+    terminal.wait_for(re.compile(r"Hint: (the expert's choices|nothing here needs weighing)"))
+    terminal.wait_for(PROMPT)  # asked again, the hint on the board above
+    terminal.type("quit")
+    assert terminal.finish() == 0
+    record = json.loads(path.read_text(encoding="utf-8"))
+    hand = record["hands"][0]  # left at the prompt where the hint was asked: after every action saved
+    assert record["version"] == 2 and hand["hints"] == [[len(hand["actions"]), 0]]
+    checked = subprocess.run([sys.executable, "-m", "israeli_whist.cli", "check", str(path)], capture_output=True,
+                             text=True, check=False)
+    assert checked.returncode == 0 and "valid record" in checked.stdout, checked.stdout + checked.stderr
+
+
+def test_f4_at_a_table_without_hints_says_so() -> None:
+    terminal = Terminal("--seed", "3", "--delay", "0", "--view", "table", "--no-hints")
+    terminal.wait_for(PROMPT)
+    terminal.child.send(F4)
+    terminal.wait_for("Hints are off in this game")
     terminal.child.send("\x03")
     assert terminal.finish() == 130

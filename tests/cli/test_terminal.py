@@ -1,5 +1,6 @@
 """A real session in a terminal (pexpect), in the plain view (the scrolling log): wrong input, a whole
-hand, end of input, Ctrl-C; and three players without the clubs, at the terminal and in a checked record.
+hand, end of input, Ctrl-C; three players without the clubs, at the terminal and in a checked record; and
+the hint typed at the prompt (cli/hint.py), saved with the game, or refused with --no-hints.
 The full-screen view has its own session tests in test_fullscreen.py."""
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ WHIST = [sys.executable, "-m", "israeli_whist.cli"]  # the whist command, from t
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pexpect needs a Unix terminal")
 
 PROMPT = re.compile(r"(Your call|Your contract|Your bid|Your play|Choose [^(\r\n]*) \(legal: ([^)\r\n]*)\): ")
+# A choice of the hint: the card or call, "best" beside the first, its points and their error.
+CHOICE_ROW = re.compile(r"^\s*(\S+)\s+(?:best\s+)?(-?\d+\.\d)\s+±(\d+\.\d)\s*$", re.MULTILINE)
 SHOWN_CARD = re.compile(r"\d+:((?:10|[2-9JQKA])[♣♦♥♠])")
 
 
@@ -170,3 +173,48 @@ def test_whist_check_refuses_a_clubs_bid(tmp_path: Path) -> None:
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
     path.write_text(json.dumps(record("5D")))
     assert run_check(path).returncode == 0
+
+
+def test_a_hint_typed_in_the_play_is_shown_and_saved(tmp_path: Path) -> None:
+    path = tmp_path / "hinted.json"
+    child, log = spawn("--seed", "3", "--hands", "1", "--save", str(path))
+    hinted = 0
+    while child.expect([PROMPT, pexpect.EOF]) == 0:
+        kind, legal = child.match.group(1), child.match.group(2)
+        if kind == "Your play" and hinted < 2:  # twice in the play: two hints used
+            hinted += 1
+            child.sendline("hint")
+            child.expect_exact("Hint: the expert's choices")
+            child.expect(PROMPT)  # the question again, after the hint
+            shown = child.before
+            rows = CHOICE_ROW.findall(shown)
+            assert 1 <= len(rows) <= 3, shown
+            values = [float(value) for _, value, _ in rows]
+            assert values == sorted(values, reverse=True), shown  # best first
+            assert "best" in shown and "deals drawn to fit what you have seen" in shown
+            assert all(choice in legal.replace(",", " ").split() or choice[-1] in "♣♦♥♠" for choice, _, _ in rows)
+            assert re.search(r"takes a trick for sure|is a safe discard|trumps? (is|are) still out|No trumps", shown)
+            legal = child.match.group(2)
+        child.sendline(first_choice(legal))
+    child.close()
+    assert child.exitstatus == 0, log.getvalue()[-2000:]
+    assert "Traceback" not in log.getvalue()
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["version"] == 2 and len(record["hands"][0]["hints"]) == 2
+    assert all(seat == 0 for _, seat in record["hands"][0]["hints"])
+    assert check_json(path)["complete"] is True
+
+
+def test_no_hints_refuses_and_saves_a_record_as_before(tmp_path: Path) -> None:
+    path = tmp_path / "plain.json"
+    child, log = spawn("--seed", "3", "--hands", "1", "--no-hints", "--save", str(path))
+    child.expect(PROMPT)
+    child.sendline("hint")
+    child.expect_exact("Hints are off in this game (whist play --no-hints).")
+    child.expect(PROMPT)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Hint: the expert's choices" not in log.getvalue()
+    assert json.loads(path.read_text(encoding="utf-8"))["version"] == 1

@@ -164,7 +164,7 @@ def test_a_missing_field(path: tuple[Any, ...], message: str) -> None:
 
 
 @pytest.mark.parametrize(("field", "value", "message"), [
-    ("version", 2, r"^Unsupported record version 2; this program reads 1$"),
+    ("version", 3, r"^Unsupported record version 3; this program reads 1 and 2$"),
     ("game", "bridge", r"^Bad rules: Unknown game 'bridge'"),
     ("game", 3, r"^The record's 'game' must be text of at most 40 characters, not 3$"),
     ("seed", 1.5, r"^The record's 'seed' must be an integer of at most 100 digits or text of at most 100 "

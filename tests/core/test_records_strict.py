@@ -189,8 +189,8 @@ def test_a_dealer_written_as_true() -> None:
 
 
 @pytest.mark.parametrize(("field", "value", "message"), [
-    ("version", True, r"^Unsupported record version True; this program reads 1$"),
-    ("version", 1.0, r"^Unsupported record version 1.0; this program reads 1$"),
+    ("version", True, r"^Unsupported record version True; this program reads 1 and 2$"),
+    ("version", 1.0, r"^Unsupported record version 1.0; this program reads 1 and 2$"),
     ("finished", 1, r"^The record's 'finished' must be true or false, not 1$"),
     ("seating", [0, True, 2, 3], r"^The record's 'seating' must be a list of 4 integers, not \[0, True, 2, 3\]$"),
     ("totals", [1.0, 2, 3, 4], r"^The record's 'totals' must be a list of 4 integers, not \[1.0, 2, 3, 4\]$"),

@@ -90,15 +90,16 @@ def shoot(page: Page, name: str, phase: str) -> None:
 
 def sit_with_people(page: Page, base_url: str, stack: ExitStack, *, name: str = "Noa",
                     others: Sequence[str] = ("Ben", "Dana", "Eli"), options: dict[str, Any] | None = None,
-                    ) -> list[RealConn]:
+                    table: dict[str, Any] | None = None) -> list[RealConn]:
     """The page's guest ``name`` at seat 0 of a new Israeli Whist table of four people (one hand,
-    and ``options``), the ``others`` at seats 1 to 3 over their own sockets (closed with
-    ``stack``): their connections, once the page shows the table with its 13 cards."""
+    and ``options``; ``table``: more of the table's settings, such as hints), the ``others`` at
+    seats 1 to 3 over their own sockets (closed with ``stack``): their connections, once the page
+    shows the table with its 13 cards."""
     response = page.request.post(base_url + "/api/guest", data={"name": name})
     assert response.ok, response.text()
     response = page.request.post(base_url + "/api/tables", data={
         "game": "israeli", "options": {"hands": 1, **(options or {})}, "seats": [{"kind": "human"}] * 4,
-        "take_seat": 0})
+        "take_seat": 0, **(table or {})})
     assert response.status == 201, response.text()
     table_id = response.json()["id"]
     conns = []

@@ -42,8 +42,8 @@ INTERRUPT, END_OF_INPUT = object(), object()
 KEYS = """
 
 Keys: F1 help, F2 the score sheet (every player's column and total; the arrows
-scroll a long one), F3 the last trick, Ctrl-C leave. Your hand stays in view
-below the table, whatever the terminal's size."""
+scroll a long one), F3 the last trick, F4 a hint at your turn, Ctrl-C leave.
+Your hand stays in view below the table, whatever the terminal's size."""
 # Terminal rows under which the seats are drawn in three lines: about ten go to the hand, the
 # question, the input line, the header and the footer, and the five-line seats need twenty more.
 COMPACT_BELOW = 30
@@ -152,6 +152,7 @@ class TableApp(App[int]):
         Binding("f1", "show_help", "Help"),
         Binding("f2", "show_score", "Score sheet"),
         Binding("f3", "show_last", "Last trick"),
+        Binding("f4", "hint", "Hint"),
         Binding("ctrl+c,ctrl+q", "leave", "Leave", priority=True),
         Binding("ctrl+d", "end_of_input", "Leave", show=False, priority=True),
     ]
@@ -235,6 +236,12 @@ class TableApp(App[int]):
         if self.drawn is not None:  # the board's compact form depends on the room it has
             self.call_after_refresh(self.draw, *self.drawn, self.sub_title)  # once the app has its new size
 
+    def show_under_table(self, block: RenderableType) -> None:
+        """``block`` on the board under the table, which stays in view (a hint)."""
+        if self.drawn is not None:
+            view, names = self.drawn
+            self.query_one("#board", Static).update(Group(board(view, names, self.size.height < COMPACT_BELOW), block))
+
     def show_on_board(self, blocks: Sequence[RenderableType]) -> None:
         self.query_one("#board", Static).update(Group(*blocks))
         self.scroll_to_end("#table-side")  # the final scores below the last hand's summary
@@ -257,6 +264,14 @@ class TableApp(App[int]):
         view = seat_view(self.game.match.hand, self.game.seats.human)
         self.push_screen(Overlay(last_trick_text(view, self.game.names)))
 
+    def action_hint(self) -> None:
+        """A hint, as if ``hint`` were typed: the game's thread works it out and shows it on the board."""
+        if not self.asking:
+            self.notify("A hint is for your turn: the bots are playing.")
+            return
+        self.asking = False
+        self.answers.put("hint")
+
     def action_leave(self) -> None:
         self.leave(INTERRUPT)
 
@@ -271,11 +286,11 @@ class TableApp(App[int]):
 class TableGame(TerminalGame):
     """``TerminalGame`` with its table, words and questions on the full-screen view."""
 
-    def __init__(self, match: Match, seats: Seats, delay: float) -> None:
+    def __init__(self, match: Match, seats: Seats, delay: float, hints: bool = True) -> None:
         self.app = TableApp(self)
         # Wide enough never to wrap: the log wraps each entry to its own width (LogFile, log_line).
         console = Console(file=LogFile(self.app), width=1000, force_terminal=True, color_system="standard")
-        super().__init__(match, seats, console, self.app.read, None)  # saved by run_full_screen, after the view
+        super().__init__(match, seats, console, self.app.read, None, hints)  # saved by run_full_screen, after the view
         self.delay = delay
         self.blocks: list[RenderableType] = []  # shown on the board together, until the table is drawn again
 
@@ -319,6 +334,10 @@ class TableGame(TerminalGame):
         self.blocks.append(block)
         self.app.call_from_thread(self.app.show_on_board, list(self.blocks))
 
+    def show_hint(self, block: RenderableType) -> None:
+        """Under the table, until it is drawn again (the player's move)."""
+        self.app.call_from_thread(self.app.show_under_table, block)
+
     def announce_hand(self) -> None:
         self.console.print(Text(hand_heading(self.match, self.names), style="bold"))
         self.draw(seat_view(self.match.hand, self.seats.human))
@@ -334,9 +353,9 @@ class TableGame(TerminalGame):
             super().command(word, view, shown)
 
 
-def run_full_screen(match: Match, seats: Seats, delay: float) -> tuple[TableGame, int]:
+def run_full_screen(match: Match, seats: Seats, delay: float, hints: bool = True) -> tuple[TableGame, int]:
     """Play in the full-screen view. The game as it ended and the exit code are returned, so that the
     caller tells the end and saves the record on the terminal's own screen, where it stays."""
-    game = TableGame(match, seats, delay)
+    game = TableGame(match, seats, delay, hints)
     code = game.app.run()
     return game, 1 if code is None else code

@@ -115,6 +115,11 @@ def play(
         min=0, max=MAX_DELAY,
         help="Seconds between the bots' moves in the full-screen table (the plain log never waits).")
     ] = 0.8,
+    hints: Annotated[bool, typer.Option(
+        "--hints/--no-hints",
+        help="Whether you may ask for a hint at your turn (type hint, or F4 in the table): the expert's top "
+             "choices with the points each is expected to bring. A saved game lists the hints used.")
+    ] = True,
 ) -> None:
     """Play a game: you in the first seat, bots in the others (or --watch the bots).
 
@@ -122,7 +127,7 @@ def play(
 
     In a Frisch, choose the three cards one at a time or all three on one line (2 5 9, or QH 10C 2S).
 
-    At any prompt: help, hand, last, score, rules, quit. Ctrl-D and Ctrl-C leave too (saving with --save).
+    At any prompt: help, hand, last, score, rules, hint, quit. Ctrl-D and Ctrl-C leave too (saving with --save).
     """
     try:
         hand_game = build_game(game.value, preset, option or (), players, hands)
@@ -145,10 +150,10 @@ def play(
         console.print(f"{hand_game.title}: {seats.names[seats.human]} against {len(seats.bots)} {level} bots.",
                       markup=False)
     if shown_as == View.table:  # watched there too: the same table, seen from no seat
-        raise typer.Exit(play_full_screen(match, seats, console, save, delay))
+        raise typer.Exit(play_full_screen(match, seats, console, save, delay, hints))
     if sys.stdin.isatty():
         import readline  # noqa: F401  (line editing and history for input(); only where there is a terminal)
-    raise typer.Exit(TerminalGame(match, seats, console, input, save).run())
+    raise typer.Exit(TerminalGame(match, seats, console, input, save, hints).run())
 
 
 def check_save(save: Path) -> None:
@@ -174,15 +179,16 @@ def default_view() -> View:
     return View.table if drawable else View.plain
 
 
-def play_full_screen(match: Match, seats: Seats, console: Console, save: Path | None, delay: float) -> int:
+def play_full_screen(match: Match, seats: Seats, console: Console, save: Path | None, delay: float,
+                     hints: bool = True) -> int:
     from israeli_whist.cli.fullscreen import run_full_screen  # Textual loads only for the full-screen view
 
-    game, code = run_full_screen(match, seats, delay)
+    game, code = run_full_screen(match, seats, delay, hints)
     if game.match.over:
         console.print(final_results(game.match, game.names))
     elif game.farewell:
         console.print(game.farewell, style="bold", markup=False)
-    if save is not None and not save_record(console, game.match, seats, save):
+    if save is not None and not save_record(console, game.match, seats, save, game.hints_used):
         code = code or 1
     return code
 

@@ -13,6 +13,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from israeli_whist.bots.matches.runner import play_match
+from israeli_whist.cli.hint import hint_block, work_out
 from israeli_whist.cli.inputs import parse_choice, prompt_text
 from israeli_whist.cli.narrate import action_lines
 from israeli_whist.cli.scores import final_results, hand_heading, hand_summary, score_sheet, side_names
@@ -36,14 +37,18 @@ HELP = """Commands:
   last         show the last trick
   score        show the score sheet
   rules        show the rules this table plays by
+  hint         the expert's top choices for your turn, with the points each is expected
+               to bring (unless --no-hints; the saved game lists the hints used)
   help         this list
   quit         leave the game (saved first if you gave --save)"""
 
-COMMANDS = ("help", "?", "hand", "table", "last", "score", "rules", "quit", "exit")
+COMMANDS = ("help", "?", "hand", "table", "last", "score", "rules", "hint", "quit", "exit")
+TURN_COMMANDS = ("hand", "table", "last", "hint")  # about the turn under way: not between hands
 
 
 class TerminalGame:
-    def __init__(self, match: Match, seats: Seats, console: Console, read: Reader, save: Path | None) -> None:
+    def __init__(self, match: Match, seats: Seats, console: Console, read: Reader, save: Path | None,
+                 hints: bool = True) -> None:
         self.match = match
         self.seats = seats
         self.console = console
@@ -51,6 +56,8 @@ class TerminalGame:
         self.save = save
         self.redraw = True  # draw the table at the human's next turn (not after their own Frisch pick)
         self.farewell = ""  # why the player left before the end, if they did
+        self.hints = hints  # whether the player may ask for hints (``cli/hint.py``)
+        self.hints_used: dict[int, list[tuple[int, int]]] = {}  # per hand number, (step, seat): the record's
 
     @property
     def names(self) -> list[str]:
@@ -74,7 +81,7 @@ class TerminalGame:
             self.farewell, code = "Interrupted: leaving the game.", 130
         if self.farewell:
             self.console.print(f"\n{self.farewell}", style="bold", markup=False)
-        if self.save is not None and not save_record(self.console, self.match, self.seats, self.save):
+        if self.save is not None and not save_record(self.console, self.match, self.seats, self.save, self.hints_used):
             code = code or 1
         return code
 
@@ -116,7 +123,7 @@ class TerminalGame:
             return
         while True:
             word = self.ask("Press Enter for the next hand (or score, quit): ").strip().lower()
-            if word in COMMANDS and word not in ("hand", "table", "last"):
+            if word in COMMANDS and word not in TURN_COMMANDS:
                 self.command(word, None, [])
                 continue
             break
@@ -149,6 +156,9 @@ class TerminalGame:
                 continue
             return actions
 
+    def show_hint(self, block: RenderableType) -> None:
+        self.show_block(block)
+
     def refuse(self, message: str) -> None:
         """Say why the line typed cannot be played; the question is asked again."""
         self.console.print(Text(message, style="bold red"))
@@ -175,6 +185,17 @@ class TerminalGame:
             self.show_table(view, shown)
         elif view is not None and word == "last":
             self.console.print(last_trick_text(view, self.names))
+        elif view is not None and word == "hint":
+            self.hint(view)
+
+    def hint(self, view: SeatView) -> None:
+        """The expert's top choices for the player's turn, recorded as a hint used."""
+        if not self.hints:
+            self.refuse("Hints are off in this game (whist play --no-hints).")
+            return
+        hand, step = len(self.match.results) + 1, len(self.match.hand.history)
+        self.show_hint(hint_block(work_out(view, f"{self.match.seed}/hint/{hand}/{step}")))
+        self.hints_used.setdefault(hand, []).append((step, view.seat))  # each hint given, as the server keeps them
 
     def ask(self, prompt: str) -> str:
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,9 +48,11 @@ def make_seats(match: Match, level: str, seed: int, human_name: str | None) -> S
     return Seats(players, names, human, bots)
 
 
-def save_record(console: Console, match: Match, seats: Seats, path: Path) -> bool:
+def save_record(console: Console, match: Match, seats: Seats, path: Path,
+                hints: Mapping[int, Sequence[tuple[int, int]]] | None = None) -> bool:
+    """Write the game's record (with the ``hints`` used: per hand number, (step, seat) pairs)."""
     try:
-        dump_record(to_record(match, seats.players), path)
+        dump_record(to_record(match, seats.players, hints=hints), path)
     except OSError as error:
         print(f"Could not save the game to {path}: {error.strerror}", file=sys.stderr)
         return False

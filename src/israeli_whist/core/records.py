@@ -18,7 +18,7 @@ field first, then ``replay`` compares every fact it states with what the replay 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,24 +27,38 @@ from israeli_whist.core.actions import Phase, action_name, parse_action
 from israeli_whist.core.cards import card_name, hand_name, parse_card, parse_hand
 from israeli_whist.core.errors import RecordError, WhistError, quoted
 from israeli_whist.core.match import HandResult, Match
-from israeli_whist.core.recordshape import FORMAT, VERSION, check_shape, read_record_file, shown_path
+from israeli_whist.core.recordshape import (
+    FORMAT,
+    HINTS_VERSION,
+    VERSION,
+    check_shape,
+    read_record_file,
+    shown_path,
+)
 from israeli_whist.core.state import HandState
 
 __all__ = ["FORMAT", "VERSION", "CheckedGame", "dump_record", "load_record", "replay", "to_record"]
 
 
-def to_record(match: Match, players: Sequence[str] | None = None, first_dealer: int | None = None) -> dict[str, Any]:
-    """The record of a game so far (finished hands and the hand under way)."""
+def to_record(match: Match, players: Sequence[str] | None = None, first_dealer: int | None = None,
+              hints: Mapping[int, Sequence[tuple[int, int]]] | None = None) -> dict[str, Any]:
+    """The record of a game so far (finished hands and the hand under way); ``hints`` are the hints
+    used, per hand number its (step, seat) pairs: a hand with any lists them."""
     game = match.game
     if first_dealer is None:  # the dealer of the first deal: a cancelled deal keeps its dealer
         first_dealer = match.results[0].final.dealer if match.results else match.hand.dealer
     hands = [hand_entry(r.number, r.final, r.points) for r in match.results]
     if not match.over:
         hands.append(hand_entry(len(match.results) + 1, match.hand, None))
+    for entry in hands:
+        used = (hints or {}).get(entry["number"])
+        if used:
+            entry["hints"] = [[step, seat] for step, seat in used]
+    hinted = any("hints" in entry for entry in hands)
     names = list(players) if players is not None else [f"Player {i + 1}" for i in range(game.players)]
     return {
         "format": FORMAT,
-        "version": VERSION,
+        "version": HINTS_VERSION if hinted else VERSION,
         "game": game.name,
         "rules": game.rules.to_dict(),
         "seed": match.seed,

@@ -23,6 +23,10 @@ from israeli_whist.core.handgame import HandGame
 
 FORMAT = "whist-record"
 VERSION = 1
+# Version 2 is version 1 with the hints used in each hand (``hands[].hints``): a record is written
+# as version 2 only when a hint was used, so that a game without one reads with older programs.
+HINTS_VERSION = 2
+VERSIONS = (VERSION, HINTS_VERSION)
 
 MAX_RECORD_BYTES = 16 * 2**20  # a 1000-hand game is about 2 MB
 MAX_NUMBER_CHARS = 100  # longer JSON numbers are not converted: no field needs one
@@ -38,7 +42,7 @@ MAX_ACTION_TEXT = 20  # "7 no trump" and friends; what the program writes is at 
 RECORD_FIELDS = ("format", "version", "game", "rules", "seed", "first_dealer", "players", "seating", "hands",
                  "totals", "finished")
 REQUIRED_FIELDS = ("game", "rules", "seed", "hands")  # format and version have their own messages
-HAND_FIELDS = ("number", "dealer", "deal", "turned_card", "actions", "points", "cancelled")
+HAND_FIELDS = ("number", "dealer", "deal", "turned_card", "actions", "points", "cancelled", "hints")
 # Control characters and line breaks: a name is shown in tables, where they would move the
 # cursor or split a row. Format characters (bidi marks, joiners) are kept: names need them.
 NAME_FAULTS = frozenset({"Cc", "Zl", "Zp"})
@@ -207,8 +211,9 @@ def check_shape(record: object) -> RecordShape:
         raise RecordError(f"Not a whist record: 'format' must be {FORMAT!r}")
     if "version" not in record:
         raise RecordError("The record has no 'version' field")
-    if not is_integer(record["version"]) or record["version"] != VERSION:
-        raise RecordError(f"Unsupported record version {quoted(record['version'])}; this program reads {VERSION}")
+    if not is_integer(record["version"]) or record["version"] not in VERSIONS:
+        raise RecordError(f"Unsupported record version {quoted(record['version'])}; this program reads "
+                          f"{' and '.join(map(str, VERSIONS))}")
     for key in record:
         if key not in RECORD_FIELDS:  # a misspelt optional field would otherwise go unchecked
             raise RecordError(f"The record has an unknown field {quoted(key)}")
@@ -237,6 +242,9 @@ def check_shape(record: object) -> RecordShape:
     hands = check_any_list(record["hands"], "The record's 'hands'")
     for index, entry in enumerate(hands, start=1):
         _check_hand(entry, index, players)
+        if "hints" in entry and record["version"] < HINTS_VERSION:
+            raise RecordError(f"Hand {index} has 'hints', which a record of version {HINTS_VERSION} holds, "
+                              f"not one of version {record['version']}")
     return RecordShape(record, game, seed, first_dealer, names, hands)
 
 
@@ -291,3 +299,20 @@ def _check_hand(entry: object, index: int, players: int) -> None:
         if len(text) > MAX_ACTION_TEXT or not is_unicode(text):
             raise RecordError(f"{where}, action {number}, seat {seat}, {quoted(text)}: an action is text of at most "
                               f"{MAX_ACTION_TEXT} characters, in Unicode")
+    if "hints" in entry:
+        _check_hints(entry["hints"], actions, where, players)
+
+
+def _check_hints(hints: object, actions: list[Any], where: str, players: int) -> None:
+    """A hand's hints used: each ``[step, seat]``, asked by the seat whose turn it was after ``step``
+    actions of the hand (the action that follows is that seat's, where the record goes on)."""
+    for number, item in enumerate(check_any_list(hints, f"{where}: 'hints'"), start=1):
+        if not (isinstance(item, list) and len(item) == 2 and is_integer(item[0]) and 0 <= item[0] <= len(actions)
+                and is_integer(item[1]) and 0 <= item[1] < players):
+            raise RecordError(f"{where}, hint {number}: each hint is [step, seat] with a step from 0 to "
+                              f"{len(actions)} (the actions taken before it) and a seat from 0 to {players - 1}, "
+                              f"not {quoted(item)}")
+        step, seat = item
+        if step < len(actions) and actions[step][0] != seat:
+            raise RecordError(f"{where}, hint {number}: seat {seat} asked before action {step + 1}, "
+                              f"which is seat {actions[step][0]}'s: a hint is asked on one's own turn")

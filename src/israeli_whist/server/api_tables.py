@@ -9,6 +9,7 @@ WebSocket messages, client to server (JSON objects):
   {"type": "react", "reaction": "sorry", "id": "m4"}          a quick reaction
   {"type": "chat_mode", "mode": "seated", "id": "m5"}         who may talk (the table's creator only)
   {"type": "chat_log"}                                        send me the recent messages
+  {"type": "hint", "id": "h1"}                                the expert's top choices, on my turn (hints.py)
 Server to client:
   {"type": "state", "version": ..., "you": seat or -1, "table": ..., "score": ..., "view": ...}
   {"type": "ack", "id": "c7", "version": 13}
@@ -17,6 +18,7 @@ Server to client:
   {"type": "rematch", "asked_by": 0, "answers": ["accepted", "bot", ...], "next": null}
   {"type": "chat", "message": {"id": 8, "name": "Dana", "seat": 2, "spectator": false, "text": ...}}
   {"type": "chat_log", "messages": [...]}                     the recent messages
+  {"type": "hint", "id": "h1", "version": 12, "hand": 2, "step": 9, "hint": {...}}   to the asker only
 ``docs/server-protocol.md`` describes every field.
 """
 
@@ -35,6 +37,7 @@ from israeli_whist.server.access import live_visibility, may_see
 from israeli_whist.server.auth import require_user, session_user, sessions_of, signed_in
 from israeli_whist.server.chat import CHAT_TYPES, ChatRefused, Speaker, set_mode, speak
 from israeli_whist.server.chatstore import recent_messages
+from israeli_whist.server.hints import HintRefused, Hints
 from israeli_whist.server.hub import Hub, TableRequest, TableRequestError
 from israeli_whist.server.inputs import Body, json_problem
 from israeli_whist.server.limits import RateLimiter, address_of, check_open_tables, rate_limited
@@ -62,6 +65,10 @@ class TableIn(Body):
     # The creator sits here (None: only watch). Strict: JSON's true is not seat 1.
     take_seat: int | None = Field(default=0, strict=True)
     chat: str = "everyone"  # who may talk at the table: everyone, seated (the players only) or off
+    # Hints on request (hints.py): a practice table, whose games are not rated. ``rated`` true with
+    # hints is refused (``hints_rated``); left out, a table is rated exactly when it has no hints.
+    hints: bool = Field(default=False, strict=True)
+    rated: bool | None = Field(default=None, strict=True)
 
 
 class JoinIn(Body):
@@ -106,8 +113,11 @@ async def create_table(body: TableIn, request: Request) -> dict[str, Any]:
     if body.take_seat is not None and not (0 <= body.take_seat < len(body.seats)
                                            and body.seats[body.take_seat].kind == "human"):
         raise Refused(422, Refusal.INVALID_REQUEST, "'take_seat' is the number of a human seat, or null to only watch")
+    if body.hints and body.rated:
+        raise Refused(422, Refusal.HINTS_RATED, "A rated table allows no hints: a table with hints is a practice "
+                                                "table, and its games are not rated")
     req = TableRequest(body.game, body.preset, body.options, [s.model_dump() for s in body.seats], body.public,
-                       body.move_timer, chat=body.chat)
+                       body.move_timer, chat=body.chat, hints=body.hints)
     try:
         table = hub.create(req, user_id)
         if body.take_seat is not None:
@@ -206,7 +216,8 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
             else:
                 table = hub.current(table_id, table)  # in a cluster the table may have moved to or from this node
                 try:
-                    reply = await handle_message(table, seat, text, limit, rematches, speaker, limiter)
+                    reply = await handle_message(table, seat, text, limit, rematches, speaker, limiter,
+                                                 websocket.app.state.hints)
                 except Exception:  # a fault of ours: logged, answered, and the connection kept
                     log.exception("table %s: message from seat %d failed", table.id, seat)
                     reply = error(None, Refusal.INTERNAL, "The server failed to answer this message")
@@ -224,9 +235,11 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
 
 
 async def handle_message(table: LiveTable, seat: int, text: str, limit: int, rematches: Rematches,
-                         speaker: Speaker | None = None, limiter: RateLimiter | None = None) -> dict[str, Any] | None:
+                         speaker: Speaker | None = None, limiter: RateLimiter | None = None,
+                         hints: Hints | None = None) -> dict[str, Any] | None:
     """The reply to one client message; every error path leaves the table as it was. Talk (chat,
-    reactions, who may talk) needs the ``speaker`` and the chat's rate ``limiter``."""
+    reactions, who may talk) needs the ``speaker`` and the chat's rate ``limiter``; a hint, the
+    ``speaker`` and the node's ``hints``."""
     if len(text.encode("utf-8", "surrogatepass")) > limit:  # measured even if it holds a lone surrogate
         return error(None, Refusal.TOO_LARGE, f"A message is at most {limit} bytes")
     try:
@@ -260,9 +273,17 @@ async def handle_message(table: LiveTable, seat: int, text: str, limit: int, rem
         except ChatRefused as refused:
             return error(message_id, refused.code, str(refused))
         return {"type": "ack", "id": message_id, "version": table.version}
+    if kind == "hint" and speaker is not None and hints is not None:
+        try:
+            return {**await hints.give(table, seat, speaker.user_id), "id": message_id}
+        except HintRefused as refused:
+            reply = error(message_id, refused.code, str(refused))
+            if refused.code == Refusal.STALE:
+                reply["state"] = table.state_message(seat)
+            return reply
     if kind != "act":
         return error(message_id, Refusal.UNKNOWN_TYPE,
-                     "Message types: act, sync, ping, rematch, chat, react, chat_mode, chat_log")
+                     "Message types: act, sync, ping, rematch, chat, react, chat_mode, chat_log, hint")
     action, version = message.get("action"), message.get("version")
     if action.__class__ is not int or version.__class__ is not int:
         return error(message_id, Refusal.MALFORMED, "'act' needs an integer 'action' and 'version'")

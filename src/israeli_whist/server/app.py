@@ -24,6 +24,7 @@ from israeli_whist.server.cluster import Cluster
 from israeli_whist.server.db import Store, is_postgresql
 from israeli_whist.server.guard import BrowserGuard
 from israeli_whist.server.headers import install_security_headers
+from israeli_whist.server.hints import Hints
 from israeli_whist.server.hub import Hub
 from israeli_whist.server.limits import Clock, RateLimiter
 from israeli_whist.server.refusals import Refusal
@@ -67,6 +68,7 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
         hub.resume()
         app.state.store, app.state.hub = store, hub
         app.state.rematches = Rematches(hub, settings.max_open_tables)
+        app.state.hints = Hints()  # the hints being worked out, one per person (hints.py)
         app.state.sessions = sessions = Sessions(store, clock)
         sessions.start_sweeping()
         hub.start_tables()

@@ -32,6 +32,7 @@ from sqlalchemy import (
     Table,
     create_engine,
     event,
+    false,
     func,
     insert,
     select,
@@ -75,6 +76,7 @@ tables = Table(
     Column("finished_at", DateTime, nullable=True),
     Column("totals", JSON, nullable=True),
     Column("chat", String(8), nullable=False, server_default="everyone"),  # who may talk: chat.CHAT_MODES
+    Column("hints", Boolean, nullable=False, server_default=false()),  # the creator allowed hints (hintstore.py)
 )
 
 seats = Table(
@@ -227,6 +229,7 @@ class TableRow:
     created_by: int | None
     totals: list[int] | None
     chat: str = "everyone"  # who may talk at the table (server/chat.py)
+    hints: bool = False  # a practice table: its players may ask for hints, and its games are not rated
 
 
 @dataclass(frozen=True)
@@ -369,4 +372,5 @@ class Store:
 
 def _table_row(r: Any) -> TableRow:
     return TableRow(r["id"], r["game"], r["preset"], dict(r["options"]), r["seed"], r["first_dealer"], r["public"],
-                    r["invite"], r["status"], r["move_timer"], r["created_by"], r["totals"], r["chat"])
+                    r["invite"], r["status"], r["move_timer"], r["created_by"], r["totals"], r["chat"],
+                    r["hints"])

@@ -22,7 +22,9 @@ from israeli_whist.core.records import to_record
 from israeli_whist.server.access import visible_to
 from israeli_whist.server.chatstore import game_chat
 from israeli_whist.server.db import seats, tables, users
+from israeli_whist.server.hintstore import game_hints, hint_counts, hints_by_hand
 from israeli_whist.server.playerstats import hands_played
+from israeli_whist.server.ratings import unrated_because
 from israeli_whist.server.replay import replay_match
 from israeli_whist.server.viewjson import hand_replay_json, result_json
 
@@ -76,15 +78,20 @@ def finished_games(c: Connection, viewer: int | None, player: int | None, offset
     ids = [r["id"] for r in rows]
     players = players_json(c, ids)
     hands = hands_played(c, ids)
-    games = [{**game_summary(r, players[r["id"]], final_places(c, r)), "hands_played": hands.get(r["id"], 0)}
-             for r in rows]
+    hints = hint_counts(c, ids)
+    games = [{**game_summary(r, players[r["id"]], final_places(c, r), hints.get(r["id"], 0)),
+              "hands_played": hands.get(r["id"], 0)} for r in rows]
     return int(total), games
 
 
-def game_summary(row: RowMapping, players: list[dict[str, Any]], places: Sequence[int]) -> dict[str, Any]:
+def game_summary(row: RowMapping, players: list[dict[str, Any]], places: Sequence[int],
+                 hints_used: int) -> dict[str, Any]:
+    """A game as the history lists it; ``unrated`` says why a game is not rated (``ratings.unrated_because``)."""
+    unrated = unrated_because(bool(row["hints"]), hints_used)
     return {"id": row["id"], "game": row["game"], "preset": row["preset"], "options": row["options"],
             "created_at": iso(row["created_at"]), "finished_at": iso(row["finished_at"]), "players": players,
-            "totals": list(row["totals"] or []), "places": list(places)}
+            "totals": list(row["totals"] or []), "places": list(places), "hints_allowed": bool(row["hints"]),
+            "hints_used": hints_used, "rated": unrated is None, "unrated": unrated}
 
 
 def iso(moment: dt.datetime | None) -> str | None:
@@ -99,11 +106,13 @@ def game_replay(c: Connection, row: RowMapping) -> dict[str, Any]:
         raise RuntimeError(f"Table {row['id']} is marked finished, but its actions do not finish the game")
     players = players_json(c, [row["id"]])[row["id"]]
     hands = [{**result_json(r), "steps": hand_replay_json(r.final)} for r in match.results]
-    return {**game_summary(row, players, match.places()), "title": match.game.title,
+    hints = game_hints(c, row["id"])
+    return {**game_summary(row, players, match.places(), len(hints)), "title": match.game.title,
             "traits": match.game.rules.traits.to_json(),
             "rules": match.game.rules.to_dict(), "hands_total": match.hands_total,
             "games_won": list(match.games_won), "hands": hands,
-            "chat": game_chat(c, row["id"])}  # what was said, each at its version (actions taken then)
+            "chat": game_chat(c, row["id"]),  # what was said, each at its version (actions taken then)
+            "hints": hints}  # each hint used: its hand, step (actions taken in the hand) and seat
 
 
 def game_record(c: Connection, row: RowMapping) -> dict[str, Any]:
@@ -114,5 +123,6 @@ def game_record(c: Connection, row: RowMapping) -> dict[str, Any]:
     names = [""] * len(labels)
     for seat, label in enumerate(labels):
         names[match.seating[seat]] = label
-    return to_record(match, players=names, first_dealer=row["first_dealer"])
+    return to_record(match, players=names, first_dealer=row["first_dealer"],
+                     hints=hints_by_hand(game_hints(c, row["id"])))
 

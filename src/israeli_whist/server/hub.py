@@ -41,6 +41,7 @@ class TableRequest:
     move_timer: float | None = None
     seed: str | None = None
     chat: str = "everyone"  # who may talk at the table: chatstore.CHAT_MODES
+    hints: bool = False  # a practice table: hints allowed, games not rated (hints.py)
 
 
 class Hub:
@@ -133,7 +134,8 @@ class Hub:
         row = TableRow(id=secrets.token_urlsafe(9), game=request.game, preset=request.preset,
                        options=dict(request.options), seed=request.seed or secrets.token_hex(8), first_dealer=0,
                        public=request.public, invite=secrets.token_urlsafe(12), status="playing",
-                       move_timer=request.move_timer, created_by=user_id, totals=None, chat=request.chat)
+                       move_timer=request.move_timer, created_by=user_id, totals=None, chat=request.chat,
+                       hints=request.hints)
         self.store.add_table(row, seat_rows)
         if self.cluster is not None:
             self.cluster.claim(row.id)  # a new table: nobody else can hold it

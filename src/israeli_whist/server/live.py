@@ -391,6 +391,8 @@ class LiveTable:
             "move_timer": self.row.move_timer,
             "status": "finished" if self.match.over else "playing",
             "chat": self.chat_mode,
+            "hints": self.row.hints,  # a practice table: its players may ask for hints (hints.py)
+            "rated": not self.row.hints,  # a practice table's games are not rated (ratings.py)
             "created_by": self.row.created_by,  # the one who may change ``chat``
             "seats": [{"seat": s.number, "kind": s.kind, "level": s.bot_level, "name": s.name,
                        "taken": s.is_bot or s.user_id is not None, "connected": bool(s.connections),

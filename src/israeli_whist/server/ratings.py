@@ -21,6 +21,10 @@ it reads about 0 for a new person and about 20 for a bot whose strength is known
 scale to set the two side by side.) The estimate of a person with few games is still moving:
 the leaderboard marks those under ``PROVISIONAL_GAMES`` games provisional and lists them after
 the others, so that one lucky game does not top it.
+
+**Practice games are not rated** (``unrated_because``): a game at a table whose creator allowed
+hints, and any game in which a hint was used (``hintstore.py``): an expert's help is no measure of
+its player.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from sqlalchemy.engine import Connection
 
 from israeli_whist.bots.matches.ladder_ratings import LADDER_RATINGS
 from israeli_whist.server.db import ratings, seats, tables, users
+from israeli_whist.server.hintstore import hint_counts
 from israeli_whist.server.replay import replay_match
 from israeli_whist.server.standin import playing_level
 
@@ -149,8 +154,24 @@ def rate_finished_game(c: Connection, table_id: str) -> None:
         log.exception("table %s: the game could not be rated", table_id)
 
 
+def unrated_because(allowed_hints: bool, hints_used: int) -> str | None:
+    """Why a game is not rated: ``practice`` (its table allowed hints), ``hints`` (a hint was used
+    in it), or None for a rated game.
+
+    >>> unrated_because(False, 0), unrated_because(True, 0), unrated_because(False, 2)
+    (None, 'practice', 'hints')
+    """
+    if hints_used:
+        return "hints"
+    return "practice" if allowed_hints else None
+
+
 def _rate(c: Connection, table_id: str) -> None:
     row = c.execute(select(tables).where(tables.c.id == table_id)).mappings().one()
+    why = unrated_because(bool(row["hints"]), hint_counts(c, [table_id]).get(table_id, 0))
+    if why is not None:
+        log.info("table %s: not rated (%s)", table_id, why)
+        return
     match = replay_match(c, row)
     if not match.over:
         raise RuntimeError(f"Table {table_id}: rating a game that is not over")

@@ -81,6 +81,10 @@ class Refusal(enum.StrEnum):
     CHAT_LENGTH = "chat_length"  # a message empty once normalised, or past its length
     REACTION = "reaction"  # not one of the quick reactions
     NOT_CREATOR = "not_creator"  # only the table's creator sets who may talk
+    # Hints at a table (hints.py), in the order the table checks an ask (after over, spectator, not_your_turn).
+    HINTS_RATED = "hints_rated"  # a table asked for both rated and with hints: hints make a practice table
+    HINTS_OFF = "hints_off"  # the table's creator did not allow hints
+    HINT_BUSY = "hint_busy"  # this person's last hint is still being worked out
 
 
 class SocketClosed(enum.IntEnum):

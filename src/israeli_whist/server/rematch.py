@@ -134,7 +134,8 @@ class Rematches:
         if self.max_open_tables is not None and self.hub.open_tables_of(maker.user_id) >= self.max_open_tables:
             raise ActionRefused(Refusal.TOO_MANY_TABLES, f"{maker.name} has {self.max_open_tables} unfinished tables, "
                                                          "the most one player may have: finish a game first")
-        request = TableRequest(old.game, old.preset, dict(old.options), seats, old.public, old.move_timer)
+        request = TableRequest(old.game, old.preset, dict(old.options), seats, old.public, old.move_timer,
+                               hints=old.hints)  # a practice table stays one
         try:
             new = self.hub.create(request, maker.user_id)
             for seat, answer in zip(table.seats, question.answers, strict=True):

@@ -139,6 +139,11 @@ class Thinkers(Protocol):
         """A long job (an analysis) in the analyses' lane, never ahead of a decision."""
         ...
 
+    def ask(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
+        """A short job a person waits for (a hint, ``israeli_whist.server.hints``) beside the
+        decisions, never behind an analysis."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -156,6 +161,8 @@ class ThreadThinkers:
         self.analysis_slots = analysis_workers
         # The analyses' own threads: decisions run in the event loop's default executor, never behind them.
         self.jobs = concurrent.futures.ThreadPoolExecutor(analysis_workers, thread_name_prefix="whist-analysis")
+        # Hints: threads of their own too, so that a person's hint never waits behind an analysis.
+        self.asked = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="whist-hint")
 
     async def decide(self, bot: Bot, view: SeatView) -> Decided:
         try:
@@ -170,8 +177,12 @@ class ThreadThinkers:
     def submit(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
         return self.jobs.submit(job, *args)
 
+    def ask(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
+        return self.asked.submit(job, *args)
+
     def close(self) -> None:
         self.jobs.shutdown(wait=False, cancel_futures=True)
+        self.asked.shutdown(wait=False, cancel_futures=True)
 
 
 class Worker:
@@ -351,6 +362,9 @@ class ProcessThinkers(Lane):
 
     def submit(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
         return self.analyses.submit(job, *args)
+
+    def ask(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
+        return Lane.submit(self, job, *args)  # the bots' own lane: a person waits for it
 
     def close(self) -> None:
         super().close()

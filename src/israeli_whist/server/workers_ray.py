@@ -60,6 +60,9 @@ class RayThinkers:
         future: concurrent.futures.Future[T] = self.task.remote(job, *args).future()
         return future
 
+    def ask(self, job: Callable[..., T], *args: Any) -> concurrent.futures.Future[T]:
+        return self.submit(job, *args)  # Ray's tasks have no lanes: the cluster's CPUs are shared alike
+
     @staticmethod
     def _cancel(reference: Any) -> None:
         import ray

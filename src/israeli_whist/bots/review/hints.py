@@ -12,7 +12,7 @@ from israeli_whist.bots.judgement.basic_knowledge import played_cards
 from israeli_whist.bots.review.settings import DEFAULT_SETTINGS, ReviewSettings
 from israeli_whist.bots.review.weighing import OptionValue, option_values, weigh_options
 from israeli_whist.bots.search.sampling import game_pack
-from israeli_whist.core.actions import Phase, action_name, is_card
+from israeli_whist.core.actions import Action, Phase, action_name, bid_strain, is_bid, is_card
 from israeli_whist.core.cards import NO_TRUMP, SUIT_MASKS, Card
 from israeli_whist.core.tricks import trick_winner
 from israeli_whist.core.views import SeatView
@@ -40,7 +40,7 @@ def hint_for(view: SeatView, *, seed: str | int = 0, settings: ReviewSettings = 
     """The hint for the seat of ``view``, which must be on move (ValueError otherwise)."""
     if not view.legal_actions:
         raise ValueError("A hint is for the seat on move")
-    weighed = weigh_options(view, (), seed=str(seed), deals=settings.deals, primer=primer)
+    weighed = weigh_options(view, hinted_calls(view), seed=str(seed), deals=settings.deals, primer=primer)
     if weighed is None:  # one legal choice (or one worth weighing): nothing to compare
         only = view.legal_actions[0] if len(view.legal_actions) == 1 else None
         options: tuple[OptionValue, ...] = () if only is None else (OptionValue(only, 0.0, 0.0),)
@@ -50,6 +50,19 @@ def hint_for(view: SeatView, *, seed: str | int = 0, settings: ReviewSettings = 
     ranked = [option for option in option_values(race, runs) if shown.get(runs[option.action]) == option.action]
     top = tuple(ranked[:TOP_CHOICES])
     return Hint(view.seat, view.phase.name.lower(), top, reason(view, top[0].action), race.deals)
+
+
+def hinted_calls(view: SeatView) -> tuple[Action, ...]:
+    """In the trump auction, the cheapest legal bid in every strain: the expert weighs only the
+    strains its hand might carry, and a hint that shows pass alone would show nothing to
+    compare."""
+    if view.phase != Phase.AUCTION:
+        return ()
+    cheapest: dict[int, Action] = {}
+    for action in view.legal_actions:
+        if is_bid(action):
+            cheapest.setdefault(bid_strain(action), action)
+    return tuple(cheapest.values())
 
 
 def reason(view: SeatView, best: int) -> Reason | None:

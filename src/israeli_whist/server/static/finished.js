@@ -103,6 +103,29 @@ const finished = (() => {
     box.textContent = whist.t("error.load", { message: error.message });
   }
 
+  // Why a game is not rated (server/ratings.py), as a line for its history entry and its replay; null
+  // for a rated game: "Practice table: not rated", or the hints used (server/hints.py).
+  function unratedNote(game) {
+    if (game.rated !== false) return null;
+    const words = game.hints_used ? whist.t("history.hints_used", { n: game.hints_used }) : whist.t("history.practice");
+    const note = el("span", "unrated-note", words);
+    note.dataset.testid = "unrated-note";
+    return note;
+  }
+
+  // The players who asked for a hint at a place of the replay: hand ``number``, after ``step`` actions.
+  function hintsAt(game, number, step) {
+    return (game.hints || []).filter((h) => h.hand === number && h.step === step).map((h) => seatName(game.players[h.seat]));
+  }
+
+  // The replay's lines on hints: the game's note (beside its summary) and who asked for one at this place.
+  function showHints(game, number, step) {
+    $("unrated").replaceChildren(...[unratedNote(game)].filter(Boolean));
+    const names = hintsAt(game, number, step);
+    $("hint-here").hidden = !names.length;
+    $("hint-here").textContent = names.map((name) => whist.t("replay.hint_here", { name })).join(" ");
+  }
+
   // Every page: its language, the top bar, and a redraw when the language changes.
   function startPage(render) {
     whist.applyLanguage();
@@ -111,5 +134,5 @@ const finished = (() => {
   }
 
   return { $, el, gameTitle, seatName, guestTag, ratingText, date, number, signed, percent, statRows, cardOfName, cardChip, bidText,
-    showError, startPage };
+    showError, startPage, unratedNote, showHints };
 })();

@@ -60,6 +60,7 @@ whist.ready.then(() => {
     const head = el("div", "game-head", [
       el("strong", "", finished.gameTitle(game)),
       el("span", "muted", `${finished.date(game.finished_at)} · ${played}`),
+      finished.unratedNote(game),  // a practice game, or one with hints used
       replay,
     ]);
     const order = game.players.map((p) => p.seat).sort((a, b) => game.places[a] - game.places[b] || a - b);

@@ -172,6 +172,7 @@ function tableRequest() {
   return {
     game, preset, options, seats, public: $("public").checked,
     move_timer: timer ? Number(timer) : null, take_seat: choices.includes("me") ? choices.indexOf("me") : null,
+    hints: $("hints").checked,  // a practice table: the form says its games are not rated
   };
 }
 

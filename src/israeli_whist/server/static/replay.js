@@ -149,6 +149,7 @@ whist.ready.then(() => {
     $("action").replaceChildren(...describe(steps(), step));
     renderBoard(current);
     whistChat.replayed($("replay-chat"), game.chat.filter((said) => said.version <= actionsTaken()));
+    finished.showHints(game, game.hands[hand].number, step);  // not rated, and the hints used
     renderVerdict();
     renderProgress();
     renderHandAnalysis();

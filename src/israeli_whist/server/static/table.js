@@ -818,6 +818,8 @@ function setConnected(online) {
 function receive(message) {
   if (whistChat.owns(message)) {  // talk at the table: chat.js
     whistChat.receive(message);
+  } else if (whistHint.owns(message)) {  // a hint asked for: hint.js
+    whistHint.receive(message);
   } else if (message.type === "state") {
     setState(message);
   } else if (message.type === "error") {
@@ -878,6 +880,7 @@ function render() {
   renderSummary();
   renderStandings();
   whistChat.update(state, me);
+  whistHint.update(state);
   whist.motion.drawn(view, `${state.score.hands.length}/${view.tricks_played}`, String(state.score.hands.length));
   whist.drawn();
 }
@@ -887,11 +890,13 @@ async function start() {
   whist.initTopBar();
   document.querySelector(".status-bar").append(tableAlerts.toggle());  // alerts.js: the sound's switch
   $("status").textContent = whist.t("status.connecting");
-  whistChat.start((message) => {  // chat.js sends on this page's socket; false while it is down
+  const sendOnSocket = (message) => {  // chat.js and hint.js send on this page's socket; false while it is down
     if (!socket || socket.readyState !== WebSocket.OPEN) return false;
     socket.send(JSON.stringify(message));
     return true;
-  });
+  };
+  whistChat.start(sendOnSocket);
+  whistHint.start(sendOnSocket, callElement);
   setConnected(false);
   $("connection").textContent = "";
   $("guest-form").addEventListener("submit", guest);
