@@ -1,4 +1,4 @@
-"""Reviews stored with their games (the migration ``0005_reviews`` makes the tables): a game's row
+"""Reviews stored with their games (the migration ``0006_reviews`` makes the tables): a game's row
 says where its review job stands, and each hand's review is kept as it finishes, so that a job
 taken up again after a restart, or a game review after the table's hand summaries, redoes no hand.
 
