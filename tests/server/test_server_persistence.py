@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
-import pytest
 from fastapi.testclient import TestClient
 from server_kit import (
     COOKIE,
@@ -36,14 +35,6 @@ from server_kit import (
 from israeli_whist.server.app import create_app
 from israeli_whist.server.db import Store
 from israeli_whist.server.settings import ServerSettings
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'whist.db'}"
-    url: str = request.getfixturevalue("postgres_url")
-    return url
 
 
 def guest(server: Any, name: str) -> str:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from israeli_whist.bots.matches.analysis import analysis_json, analyze_record
 from israeli_whist.server.refusals import Refusal
@@ -46,6 +46,13 @@ BUSY_RETRY_SECONDS = 10
 def analysis_of(record: dict[str, Any], hands: set[int] | None, bot: str, max_tricks: int | None) -> Answer:
     """The analysis of a game record as the page reads it: the job a worker runs."""
     return analysis_json(analyze_record(record, bot=bot, max_tricks=max_tricks, hands=hands))
+
+
+def refuse_busy(detail: str) -> NoReturn:
+    """The refusal of a job past its bound (analyses here, reviews in ``israeli_whist.server.reviews``):
+    503, ``analyses_busy``, with ``Retry-After``."""
+    raise Refused(503, Refusal.ANALYSES_BUSY, f"{detail}: try again in {BUSY_RETRY_SECONDS} seconds",
+                  headers={"Retry-After": str(BUSY_RETRY_SECONDS)})
 
 
 class AnalysisJobs:
@@ -77,9 +84,7 @@ class AnalysisJobs:
     def check_room(self, key: Key) -> None:
         """503 (``analyses_busy``, with ``Retry-After``) if ``key`` would be a new job past the bound."""
         if key not in self.jobs and len(self.jobs) >= self.waiting_at_most:
-            raise Refused(503, Refusal.ANALYSES_BUSY, f"The server is analysing {len(self.jobs)} games already: "
-                                                      f"try again in {BUSY_RETRY_SECONDS} seconds",
-                          headers={"Retry-After": str(BUSY_RETRY_SECONDS)})
+            refuse_busy(f"The server is analysing {len(self.jobs)} games already")
 
     async def answer(self, key: Key, record: Callable[[], Awaitable[dict[str, Any]]]) -> Answer:
         """The analysis of ``key``'s game (or hand), from the job in hand for it or a new one, whose

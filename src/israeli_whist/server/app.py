@@ -17,7 +17,8 @@ from sqlalchemy import text
 from starlette.types import Scope
 
 import israeli_whist
-from israeli_whist.server import api_history, api_levels, api_players, api_rules, api_sheets, api_tables
+from israeli_whist.server import api_history, api_levels, api_players, api_reviews, api_rules, api_sheets, api_tables
+from israeli_whist.server.analyses import AnalysisJobs
 from israeli_whist.server.bodylimit import BodyLimit
 from israeli_whist.server.cluster import Cluster
 from israeli_whist.server.db import Store, is_postgresql
@@ -29,6 +30,7 @@ from israeli_whist.server.limits import Clock, RateLimiter
 from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.rematch import Rematches
 from israeli_whist.server.replies import JSONReply, Refused, install_error_handlers
+from israeli_whist.server.reviews import ReviewJobs
 from israeli_whist.server.sessions import Sessions, install_sessions
 from israeli_whist.server.settings import ServerSettings
 from israeli_whist.server.thinking import make_thinkers
@@ -70,10 +72,16 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
         app.state.sessions = sessions = Sessions(store, clock)
         sessions.start_sweeping()
         hub.start_tables()
+        # Analyses and reviews share the analyses' lane and its slots; the reviews left unfinished
+        # by the last run are taken up again.
+        app.state.analyses = analyses = AnalysisJobs(hub.thinkers)
+        app.state.reviews = reviews = ReviewJobs(store, analyses)
+        reviews.resume()
         if cluster is not None:
             cluster.run_every(settings.lease_seconds / 3, hub.upkeep)
         yield
         await sessions.stop()
+        await reviews.close()  # before the workers stop: its rows stay unfinished, for the next start
         hub.close()
         if cluster is not None:
             await cluster.stop()
@@ -91,7 +99,7 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
     # Outside the guard: a body past the limit is refused before anything else reads it.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     install_security_headers(app, settings.https_only)  # last: the outermost, round every answer (a 413 too)
-    for part in (api_players, api_tables, api_history, api_sheets, api_rules, api_levels):
+    for part in (api_players, api_tables, api_history, api_reviews, api_sheets, api_rules, api_levels):
         app.include_router(part.router)
 
     @app.get("/health")

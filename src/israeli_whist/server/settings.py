@@ -175,7 +175,7 @@ class ServerSettings:
     # Seconds a bot decision may take before the basic bot moves instead.
     bot_deadline: float = 5.0
     # Game analyses that run at once, in a lane of their own beside the bots' (israeli_whist.server.workers);
-    # None: a quarter of the bot workers, at least one.
+    # None: a quarter of the bot workers, at least two from two on (workers.default_analysis_workers).
     analysis_workers: int | None = None
     # A Ray cluster's address (``ray://host:10001`` or ``auto``): the bots think on its workers,
     # on other machines too, instead of in ``bot_workers`` local processes.

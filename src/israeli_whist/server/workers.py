@@ -77,12 +77,15 @@ ANALYSIS_NICENESS = 19
 
 
 def default_analysis_workers(bot_workers: int) -> int:
-    """Analyses that run at once beside ``bot_workers``: a quarter as many, and at least one.
+    """Analyses (and hands of reviews) that run at once beside ``bot_workers``: a quarter as many,
+    but two from two bot workers on, so that a game's review uses two cores (its hands are reviewed
+    two at a time, ``israeli_whist.server.reviews``), and one for threads (``--bot-workers 0``),
+    which share the web process's core. At the lowest priority, they slow no table's bots.
 
-    >>> default_analysis_workers(0), default_analysis_workers(2), default_analysis_workers(16)
-    (1, 1, 4)
+    >>> [default_analysis_workers(n) for n in (0, 1, 2, 8, 16)]
+    [1, 1, 2, 2, 4]
     """
-    return max(1, bot_workers // 4)
+    return max(1, min(bot_workers, 2), bot_workers // 4)
 
 
 def warm_up(web_process: int, niceness: int = WORKER_NICENESS) -> int:
