@@ -10,6 +10,7 @@ game"), answered here by a route with the engine's review of the real hand, as t
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -96,3 +97,17 @@ def test_where_did_my_points_go(server: Any, browser: Browser, viewport: str) ->
         expect(points).to_be_in_viewport()
         assert methods == ["POST"]
         expect(page).not_to_have_url(f"{server.url}/replay/{table_id}#hand=1&step=0&review")
+
+
+def test_the_servers_hand_review_is_asked_for(server: Any, browser: Browser) -> None:
+    """The summary's button on the server's own route for a hand's review: the seat's player starts
+    it and sees its progress."""
+    with browser_page(browser, server, width=1280, height=800) as (context, page):
+        page.evaluate("localStorage.setItem('whist-lang', 'en')")
+        table_id = play_a_hand(server, context, page)
+        summary = page.get_by_test_id("hand-summary")
+        with page.expect_response(f"**/api/tables/{table_id}/hands/1/review") as started:
+            summary.get_by_test_id("hand-review-start").click()
+        assert started.value.request.method == "POST" and started.value.json()["total"] == 1
+        expect(summary.get_by_test_id("hand-review")).to_contain_text(
+            re.compile("The review waits for a free worker|Reviewing the hand"))

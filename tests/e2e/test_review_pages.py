@@ -261,3 +261,26 @@ def test_learning_from_the_mistakes(server: Any, browser: Browser, app_settings:
         expect(page.get_by_test_id("step")).to_contain_text(f"{step - 1} /")
         page.get_by_test_id("learn-stop").click()
         expect(page.get_by_test_id("seat-1").locator(".cardchip").first).to_be_visible()
+
+
+def test_the_servers_review_job_is_started_and_shared(server: Any, browser: Browser,
+                                                      app_settings: ServerSettings) -> None:
+    """The page on the server's own review routes: started by one person, its progress seen by
+    another who opens the game after, without starting it again (the job is the game's)."""
+    table_id, _record = finished_game(app_settings, hands=1)
+    with browser_page(browser, server, width=1280, height=800) as (_context, page):
+        page.evaluate("localStorage.setItem('whist-lang', 'en')")
+        page.goto(f"{server.url}/replay/{table_id}")
+        with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/review")) as started:
+            page.get_by_test_id("review-start").click()
+        job = started.value.json()
+        assert job["state"] in ("queued", "running") and job["total"] >= 1 and job["review"] is None
+        expect(page.get_by_test_id("review-progress")).to_contain_text(
+            re.compile(r"The review waits for a free worker|Reviewing the game: \d+ of \d+ done"))
+    with browser_page(browser, server, width=375, height=812) as (_context, other):
+        posts: list[str] = []
+        other.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+        other.goto(f"{server.url}/replay/{table_id}")
+        expect(other.get_by_test_id("review-progress")).to_be_visible()
+        expect(other.get_by_test_id("review-start")).to_have_count(0)
+        assert posts == []
