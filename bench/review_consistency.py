@@ -16,7 +16,7 @@ import argparse
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -39,7 +39,16 @@ def ratio(numerators: np.ndarray, denominators: np.ndarray, seed: int = 0) -> Es
     return Estimate(float(observed), float(low), float(high))
 
 
-def compare(first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]]) -> dict[str, Estimate | int]:
+@dataclass(frozen=True)
+class Consistency:
+    decisions: int
+    changed: Estimate  # share of all decisions whose verdict class changed
+    changed_of_judged: Estimate  # ... of those with a verdict in either review
+    expert_cost: Estimate  # mean cost of the expert's own decisions, over both reviews
+    expert_judged: Estimate  # share of the expert's decisions with a verdict, over both reviews
+
+
+def compare(first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]]) -> Consistency:
     """The two reviews of the same games, decision by decision (by hand and step)."""
     units = sum(len(r["hands"]) for r in first)
     columns = ("decisions", "changed", "judged", "expert", "expert_cost", "expert_judged")
@@ -55,11 +64,9 @@ def compare(first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]]) -
             tally["expert"][unit] += 2  # the expert's decision, in each review
             tally["expert_cost"][unit] += decision["cost"] + other["cost"]
             tally["expert_judged"][unit] += bool(verdicts[0]) + bool(verdicts[1])
-    return {"decisions": int(tally["decisions"].sum()),
-            "changed": ratio(tally["changed"], tally["decisions"]),
-            "changed_of_judged": ratio(tally["changed"], tally["judged"]),
-            "expert_cost": ratio(tally["expert_cost"], tally["expert"]),
-            "expert_judged": ratio(tally["expert_judged"], tally["expert"])}
+    return Consistency(int(tally["decisions"].sum()), ratio(tally["changed"], tally["decisions"]),
+                       ratio(tally["changed"], tally["judged"]), ratio(tally["expert_cost"], tally["expert"]),
+                       ratio(tally["expert_judged"], tally["expert"]))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,16 +93,16 @@ def main(argv: list[str] | None = None) -> int:
             with progress(f"Reviewing {TITLES[game]} with seed {seed}", "hands", total=len(tasks), every=30) as on:
                 reviews.append(review_tasks(records, tasks, seed, settings, False, args.workers, on))
         found = compare(*reviews)
-        print(f"\n{TITLES[game]}: {len(tasks)} hands, {found['decisions']} decisions, reviewed twice in "
+        print(f"\n{TITLES[game]}: {len(tasks)} hands, {found.decisions} decisions, reviewed twice in "
               f"{time.monotonic() - started:.0f} s; 95% bootstrap CIs over hands")
-        print(f"  verdict class changed, of all decisions:           {_percent(found['changed'])}")
-        print(f"  verdict class changed, of those with a verdict:    {_percent(found['changed_of_judged'])}")
-        print(f"  the expert's own decisions: mean cost (points)     {found['expert_cost'].text(3)}")  # type: ignore[union-attr]
-        print(f"  the expert's own decisions with a verdict:         {_percent(found['expert_judged'])}")
+        print(f"  verdict class changed, of all decisions:          {_percent(found.changed)}")
+        print(f"  verdict class changed, of those with a verdict:   {_percent(found.changed_of_judged)}")
+        print(f"  the expert's own decisions: mean cost (points)    {found.expert_cost.text(3)}")
+        print(f"  the expert's own decisions with a verdict:        {_percent(found.expert_judged)}")
     return 0
 
 
-def _percent(estimate: Any) -> str:
+def _percent(estimate: Estimate) -> str:
     return f"{100 * estimate.value:.1f}% [{100 * estimate.low:.1f}%, {100 * estimate.high:.1f}%]"
 
 
