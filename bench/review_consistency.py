@@ -26,6 +26,7 @@ from israeli_whist.cli.progress import progress
 from review_games import GAMES, LEVELS, TITLES, Estimate, decisions_by_level, game_tasks, review_tasks
 
 EXPERT = LEVELS.index("expert")
+GAME_SEED = "consistency"  # the games' (their deals and the bots' choices); the reviews' seeds are --seeds
 RESAMPLES = 2000
 
 
@@ -87,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         if game not in GAMES:
             parser.error(f"unknown game {game!r}: {', '.join(GAMES)}")
         started = time.monotonic()
-        records, tasks = game_tasks(game, args.hands, "games")
+        records, tasks = game_tasks(game, args.hands, GAME_SEED, args.workers)
         reviews = []
         for seed in seeds:
             with progress(f"Reviewing {TITLES[game]} with seed {seed}", "hands", total=len(tasks), every=30) as on:

@@ -69,23 +69,30 @@ class Task:
     number: int  # the hand's
 
 
-def game_tasks(game_name: str, hands: int, seed: str) -> tuple[list[dict[str, Any]], list[Task]]:
-    """Games of ``game_name`` in rotated sets of four, and at least ``hands`` of their hands to
-    review: the same hand numbers in the four games of a set (the same deals, each level in
-    each seat)."""
+def game_tasks(game_name: str, hands: int, seed: str, workers: int = 1) -> tuple[list[dict[str, Any]], list[Task]]:
+    """Games of ``game_name`` in rotated sets of four, played in a pool of ``workers`` processes,
+    and at least ``hands`` of their hands to review: the same hand numbers in the four games of
+    a set (the same deals, each level in each seat). The sets are taken in order, so the games
+    and hands do not depend on ``workers``."""
     records: list[dict[str, Any]] = []
     tasks: list[Task] = []
-    game_set = 0
-    while len(tasks) < hands:
-        games = [play_game(game_name, f"{seed}/{game_name}/{game_set}", r) for r in range(ROTATIONS)]
-        # Each rotated game holds the same deals, but a game to a target may end sooner in one.
-        available = min(len(g["hands"]) for g in games)
-        wanted = min(available, math.ceil((hands - len(tasks)) / ROTATIONS))
-        numbers = spread(wanted, available)
-        for game in games:
-            records.append(game)
-            tasks.extend(Task(game, len(records) - 1, n) for n in numbers)
-        game_set += 1
+    first = 0
+    with process_pool(workers) as pool:
+        while len(tasks) < hands:
+            batch = range(first, first + 2 * workers)  # a few sets at once, so that every worker plays
+            played = {(s, r): pool.submit(play_game, game_name, f"{seed}/{game_name}/{s}", r)
+                      for s in batch for r in range(ROTATIONS)}
+            for game_set in batch:
+                if len(tasks) >= hands:
+                    break
+                games = [played[game_set, r].result() for r in range(ROTATIONS)]
+                # Each rotated game holds the same deals, but a game to a target may end sooner in one.
+                available = min(len(g["hands"]) for g in games)
+                numbers = spread(min(available, math.ceil((hands - len(tasks)) / ROTATIONS)), available)
+                for game in games:
+                    records.append(game)
+                    tasks.extend(Task(game, len(records) - 1, n) for n in numbers)
+            first = batch.stop
     return records, tasks
 
 

@@ -25,19 +25,21 @@ from israeli_whist.bots.review import ReviewSettings
 from israeli_whist.cli.progress import progress
 from review_games import GAMES, LEVELS, TITLES, Estimate, bootstrap, game_tasks, review_tasks, tallies
 
-FIGURES = {"cost": ("mean cost per decision (points)", 2), "accuracy": ("mean accuracy per decision", 1)}
+FIGURES = {"cost": ("mean cost per decision (points)", 3), "accuracy": ("mean accuracy per decision", 1)}
 
 
 def run_game(game: str, hands: int, seed: str, settings: ReviewSettings, workers: int) -> dict[str, Any]:
     """One game's tables: per level and per step, for each figure."""
     started = time.monotonic()
-    records, tasks = game_tasks(game, hands, seed)
+    records, tasks = game_tasks(game, hands, seed, workers)
+    played = time.monotonic()
     with progress(f"Reviewing {TITLES[game]}", "hands", total=len(tasks), every=30) as on_hand:
         reviews = review_tasks(records, tasks, seed, settings, False, workers, on_hand)
     table = tallies(reviews)
     result: dict[str, Any] = {"game": game, "hands": len(tasks), "games": len(records),
                               "decisions": {level: int(table.decisions[:, i].sum()) for i, level in enumerate(LEVELS)},
-                              "seconds": round(time.monotonic() - started)}
+                              "play_seconds": round(played - started),
+                              "review_seconds": round(time.monotonic() - played)}
     for figure in FIGURES:
         levels, steps = bootstrap(table, figure)
         result[figure] = {"levels": {level: asdict(e) for level, e in zip(LEVELS, levels, strict=True)},
@@ -48,8 +50,8 @@ def run_game(game: str, hands: int, seed: str, settings: ReviewSettings, workers
 def print_game(result: dict[str, Any]) -> None:
     title = TITLES[result["game"]]
     counts = ", ".join(f"{level} {n}" for level, n in result["decisions"].items())
-    print(f"\n{title}: {result['hands']} hands of {result['games']} games reviewed in {result['seconds']} s; "
-          f"decisions: {counts}")
+    print(f"\n{title}: {result['hands']} hands of {result['games']} games (played in {result['play_seconds']} s), "
+          f"reviewed in {result['review_seconds']} s; decisions: {counts}")
     for figure, (label, digits) in FIGURES.items():
         print(f"  {label}, 95% CI:")
         for level, estimate in result[figure]["levels"].items():
