@@ -157,6 +157,7 @@ def made_review(phases: tuple[str, ...]) -> dict[str, Any]:
                                "chosen_name": "AS", "best_name": "2S"}]}
     par = {"mean": [2.5] * 4, "error": [1.2] * 4, "playouts": 6}
     return {"players": ["Ann", "Ben", "Cy", "Di"], "seats": seats,
+            "thresholds": {"inaccuracy": 4, "mistake": 8, "blunder": 16},
             "hands": [{"number": 1, "dealer": 3, "cancelled": False, "decisions": [blunder, quiet], "par": par,
                        "seats": [seat_hand] * 4}]}
 

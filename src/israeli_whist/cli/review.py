@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -82,17 +82,17 @@ def heading(shown: str, review: Review) -> str:
     if budget["par_playouts"]:
         times = "once" if budget["par_playouts"] == 1 else f"{budget['par_playouts']} times"
         text += f"; a hand's par: the deal played {times} by expert bots from every seat"
-    marks = ", ".join(f"{name} {points:g}" for name, points in review["thresholds"].items())
-    return (text + ". A decision's cost is the best option's value less the chosen one's; a verdict from a cost of "
-            f"{marks} points, when it is clearly more than the sampling error.")
+    marks = ", ".join(f"{points:g} ({name})" for name, points in review["thresholds"].items())
+    return (text + ". A decision's cost is the best option's value less the chosen one's; verdicts from a cost of "
+            f"{marks}, where the cost is clearly more than the sampling error.")
 
 
 def players_table(review: Review) -> Table:
     """Per player: decisions, accuracy, mean cost and the verdicts' counts."""
     table = Table(title=Text("Players", style="bold"), title_justify="left", show_edge=False,
-                  caption="Accuracy: 0 to 100 a decision, averaged; cost: points lost against the best option",
-                  caption_justify="left")
-    for column in ("Player", "Decisions", "Accuracy", "Mean cost", "Inaccuracies", "Mistakes", "Blunders"):
+                  caption="Accuracy: 0 to 100 a decision, averaged; cost: the mean of the points lost against the best "
+                          "option", caption_justify="left")
+    for column in ("Player", "Decisions", "Accuracy", "Cost", "Inaccuracies", "Mistakes", "Blunders"):
         table.add_column(column, justify="left" if column == "Player" else "right")
     for seat in review["seats"]:
         verdicts = seat["verdicts"]
@@ -111,9 +111,10 @@ def costs_table(review: Review) -> Table:
     table.caption = "Par: the sum of the hands' pars, ± its error" if par else "No par was asked for"
     for column in ("Player", *(PHASE_TITLES[p] for p in phases), "Score", *(["Par"] * par)):
         table.add_column(column, justify="left" if column == "Player" else "right")
+    points = Points.of(review)
     for seat in review["seats"]:
-        table.add_row(Text(seat["name"]), *(_points(seat["cost_by_phase"][p]) for p in phases),
-                      _figure(seat["score"], 1), *([_par(seat["par"], seat["par_error"])] * par))
+        table.add_row(Text(seat["name"]), *(points.amount(seat["cost_by_phase"][p]) for p in phases),
+                      points.amount(seat["score"]), *([points.par(seat["par"], seat["par_error"])] * par))
     return table
 
 
@@ -123,12 +124,13 @@ def costliest_table(review: Review) -> Table:
     for column in ("Player", "Hand", "Decision", "Chosen", "Best", "Cost", "Verdict"):
         table.add_column(column, justify="right" if column in ("Hand", "Cost") else "left")
     decisions = {(h["number"], d["step"]): d for h in review["hands"] for d in h["decisions"]}
+    points = Points.of(review)
     for seat in review["seats"]:
         for costly in seat["costliest"][:COSTLIEST]:
             decision = decisions[costly["hand"], costly["step"]]
             table.add_row(Text(seat["name"]), str(costly["hand"]), _when(decision), action_text(decision["chosen"]),
                           action_text(decision["options"][0]["action"]),
-                          _cost(costly["cost"], costly["verdict"]), _verdict(decision))
+                          points.cost(costly["cost"], costly["verdict"]), _verdict(decision))
     if not table.rows:
         table.caption = "None: no decision was costly enough for a verdict"
         table.caption_justify = "left"
@@ -141,6 +143,7 @@ def hand_report(hand: dict[str, Any], review: Review) -> Group:
     title = f"Hand {hand['number']} (dealer {names[hand['dealer']]})" + (": cancelled" if hand["cancelled"] else "")
     parts: list[RenderableType] = [Text(title, style="bold")]
     judged = [d for d in hand["decisions"] if d["verdict"]]
+    points = Points.of(review)
     if judged:
         table = Table(show_edge=False, caption_justify="left",
                       caption="Options: the best three and the one chosen, with the points expected after each")
@@ -148,16 +151,16 @@ def hand_report(hand: dict[str, Any], review: Review) -> Group:
             table.add_column(column, justify="right" if column == "Cost" else "left", no_wrap=True)
         for d in judged:
             table.add_row(_when(d), Text(names[d["seat"]]), action_text(d["chosen"]),
-                          options_text(d["options"], d["chosen"]), _cost(d["cost"], d["verdict"], d["cost_error"]),
-                          _verdict(d))
+                          options_text(d["options"], d["chosen"], points),
+                          points.cost(d["cost"], d["verdict"], d["cost_error"]), _verdict(d))
         parts.append(table)
-    parts.append(points_table(hand, names))
+    parts.append(points_table(hand, names, points))
     decisions = len(hand["decisions"])
     parts.append(Text(f"{count_text(decisions, 'decision')} reviewed, {len(judged)} with a verdict.", style="dim"))
     return Group(*parts)
 
 
-def points_table(hand: dict[str, Any], names: Sequence[str]) -> Table:
+def points_table(hand: dict[str, Any], names: Sequence[str], points: Points) -> Table:
     """Where each seat's points went: score = par - decisions' cost + the rest (the others' play
     and how the cards lay); without a par (``--par-playouts 0``) the score and the cost alone."""
     par = hand["par"] is not None
@@ -168,15 +171,16 @@ def points_table(hand: dict[str, Any], names: Sequence[str]) -> Table:
     for column in ("Player", "Score", *(["Par"] * par), "Decisions' cost", *(["Rest"] * par)):
         table.add_column(column, justify="left" if column == "Player" else "right")
     for name, seat in zip(names, hand["seats"], strict=True):
-        score, cost = _figure(seat["score"], 1), _points(seat["decisions_cost"])
+        score, cost = points.amount(seat["score"]), points.amount(seat["decisions_cost"])
         if par:
-            table.add_row(Text(name), score, _par(seat["par"], seat["par_error"]), cost, f"{seat['rest']:+.1f}")
+            table.add_row(Text(name), score, points.par(seat["par"], seat["par_error"]), cost,
+                          points.amount(seat["rest"], "+"))
         else:
             table.add_row(Text(name), score, cost)
     return table
 
 
-def options_text(options: Sequence[dict[str, Any]], chosen: int) -> Text:
+def options_text(options: Sequence[dict[str, Any]], chosen: int, points: Points) -> Text:
     """The best options (``SHOWN_OPTIONS``) and the chosen one, a line each with its value
     (every option is in the JSON)::
 
@@ -185,10 +189,10 @@ def options_text(options: Sequence[dict[str, Any]], chosen: int) -> Text:
         2♠ 4.0
         … 5♥ -10.0
     """
-    lines = [action_text(o["action"]) + f" {o['value']:.1f}" for o in options[:SHOWN_OPTIONS]]
+    lines = [action_text(o["action"]) + f" {points.amount(o['value'])}" for o in options[:SHOWN_OPTIONS]]
     if all(o["action"] != chosen for o in options[:SHOWN_OPTIONS]):
         picked = next(o for o in options if o["action"] == chosen)
-        lines.append(Text("… ") + action_text(chosen) + f" {picked['value']:.1f}")
+        lines.append(Text("… ") + action_text(chosen) + f" {points.amount(picked['value'])}")
     return Text("\n").join(lines)
 
 
@@ -216,16 +220,26 @@ def _figure(value: float | None, digits: int) -> str:
     return str(value) if isinstance(value, int) else f"{value:.{digits}f}"
 
 
-def _points(value: float) -> str:
-    return f"{value:.1f}" if value else "0"
+@dataclass(frozen=True)
+class Points:
+    """Points as the tables write them: to a tenth, or a hundredth in a game whose thresholds are
+    fractions of a point (Classic Whist's net points move by one a trick)."""
 
+    digits: int
 
-def _par(par: float | None, error: float | None) -> str:
-    if par is None:
-        return ""
-    return f"{par:.1f}" + ("" if error is None else f" ± {error:.1f}")
+    @classmethod
+    def of(cls, review: Review) -> Points:
+        return cls(2 if min(review["thresholds"].values()) < 1 else 1)
 
+    def amount(self, value: float, sign: str = "") -> str:
+        """``12.5``; a whole number as the JSON gives it (a score: ``-10``); ``sign="+"``: ``+2.5``."""
+        if isinstance(value, int):
+            return f"{value:{sign}}"
+        return f"{value:{sign}.{self.digits}f}" if value else "0"
 
-def _cost(cost: float, verdict: str | None, error: float | None = None) -> Text:
-    text = f"-{cost:.1f}" + ("" if error is None else f" ± {error:.1f}")
-    return Text(text, style=VERDICT_STYLES.get(verdict or "", ""))
+    def par(self, par: float | None, error: float | None) -> str:
+        return "" if par is None else f"{self.amount(par)} ± {self.amount(error or 0.0)}"
+
+    def cost(self, cost: float, verdict: str | None, error: float | None = None) -> Text:
+        text = f"-{self.amount(cost)}" + ("" if error is None else f" ± {self.amount(error)}")
+        return Text(text, style=VERDICT_STYLES.get(verdict or "", ""))
