@@ -26,6 +26,7 @@ from israeli_whist.cli.progress import progress
 from review_games import GAMES, LEVELS, TITLES, Estimate, decisions_by_level, game_tasks, review_tasks
 
 EXPERT = LEVELS.index("expert")
+CLASSES = (None, "inaccuracy", "mistake", "blunder")  # a decision's verdict class, in order
 GAME_SEED = "consistency"  # the games' (their deals and the bots' choices); the reviews' seeds are --seeds
 RESAMPLES = 2000
 
@@ -45,6 +46,7 @@ class Consistency:
     decisions: int
     changed: Estimate  # share of all decisions whose verdict class changed
     changed_of_judged: Estimate  # ... of those with a verdict in either review
+    jumped: Estimate  # share of all decisions whose class moved two or more (none to mistake, ...)
     expert_cost: Estimate  # mean cost of the expert's own decisions, over both reviews
     expert_judged: Estimate  # share of the expert's decisions with a verdict, over both reviews
 
@@ -52,7 +54,7 @@ class Consistency:
 def compare(first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]]) -> Consistency:
     """The two reviews of the same games, decision by decision (by hand and step)."""
     units = sum(len(r["hands"]) for r in first)
-    columns = ("decisions", "changed", "judged", "expert", "expert_cost", "expert_judged")
+    columns = ("decisions", "changed", "jumped", "judged", "expert", "expert_cost", "expert_judged")
     tally = {name: np.zeros(units) for name in columns}
     again = {(unit, d["step"]): d for unit, _, d in decisions_by_level(second)}
     for unit, level, decision in decisions_by_level(first):
@@ -60,13 +62,15 @@ def compare(first: Sequence[dict[str, Any]], second: Sequence[dict[str, Any]]) -
         verdicts = decision["verdict"], other["verdict"]
         tally["decisions"][unit] += 1
         tally["changed"][unit] += verdicts[0] != verdicts[1]
+        tally["jumped"][unit] += abs(CLASSES.index(verdicts[0]) - CLASSES.index(verdicts[1])) >= 2
         tally["judged"][unit] += any(verdicts)
         if level == EXPERT:
             tally["expert"][unit] += 2  # the expert's decision, in each review
             tally["expert_cost"][unit] += decision["cost"] + other["cost"]
             tally["expert_judged"][unit] += bool(verdicts[0]) + bool(verdicts[1])
     return Consistency(int(tally["decisions"].sum()), ratio(tally["changed"], tally["decisions"]),
-                       ratio(tally["changed"], tally["judged"]), ratio(tally["expert_cost"], tally["expert"]),
+                       ratio(tally["changed"], tally["judged"]), ratio(tally["jumped"], tally["decisions"]),
+                       ratio(tally["expert_cost"], tally["expert"]),
                        ratio(tally["expert_judged"], tally["expert"]))
 
 
@@ -98,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{time.monotonic() - started:.0f} s; 95% bootstrap CIs over hands")
         print(f"  verdict class changed, of all decisions:          {_percent(found.changed)}")
         print(f"  verdict class changed, of those with a verdict:   {_percent(found.changed_of_judged)}")
+        print(f"  class moved by two or more, of all decisions:     {_percent(found.jumped)}")
         print(f"  the expert's own decisions: mean cost (points)    {found.expert_cost.text(3)}")
         print(f"  the expert's own decisions with a verdict:        {_percent(found.expert_judged)}")
     return 0

@@ -69,9 +69,10 @@ def made_reviews(verdicts: list[str | None], costs: list[float]) -> list[dict[st
 
 def test_consistency_counts_the_verdicts_that_change_and_the_expert_s_cost() -> None:
     first = made_reviews(["blunder", "mistake", None, None], [20.0, 9.0, 0.5, 0.2])
-    second = made_reviews(["blunder", "inaccuracy", "inaccuracy", None], [19.0, 6.0, 4.5, 0.4])
+    second = made_reviews(["blunder", None, "inaccuracy", None], [19.0, 3.0, 4.5, 0.4])
     found = consistency.compare(first, second)
     assert found.decisions == 4
-    assert found.changed.value == pytest.approx(2 / 4)  # easy's mistake became an inaccuracy; medium's none, one
+    assert found.changed.value == pytest.approx(2 / 4)  # easy's mistake became none; medium's none an inaccuracy
     assert found.changed_of_judged.value == pytest.approx(2 / 3)  # of the three judged in either review
+    assert found.jumped.value == pytest.approx(1 / 4)  # easy's: from a mistake to none, two classes
     assert found.expert_cost.value == pytest.approx(0.3) and found.expert_judged.value == 0
