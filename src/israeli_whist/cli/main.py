@@ -224,8 +224,8 @@ def analyze(
         min=PAR_PLAYOUTS_RANGE[0], max=PAR_PLAYOUTS_RANGE[1],
         help="With --review: times each deal is played by expert bots for its par; 0 for no par "
              f"(default {DEFAULT_REVIEW.par_playouts}).")] = None,
-    seed: Annotated[str | None, typer.Option(
-        help="With --review: the seed of the deals drawn, for the same review again (default 0).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        min=0, help="With --review: the seed of the deals drawn, for the same review again (default 0).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object instead of tables.")] = False,
 ) -> None:
     """Analyse a saved game: the errors in each card played and what they cost, and the bids a bot would make;
@@ -236,7 +236,7 @@ def analyze(
             if given is not None:
                 refuse(f"{name} is for the analysis, not --review", "whist analyze")
         settings = review_settings(deals, par_playouts)
-        raise typer.Exit(run_review(file, hand, settings, "0" if seed is None else seed, as_json, console))
+        raise typer.Exit(run_review(file, hand, settings, seed or 0, as_json, console))
     for name, given in (("--deals", deals), ("--par-playouts", par_playouts), ("--seed", seed)):
         if given is not None:
             refuse(f"{name} is for --review", "whist analyze")

@@ -47,7 +47,7 @@ def review_settings(deals: int | None, par_playouts: int | None) -> ReviewSettin
     return replace(DEFAULT_REVIEW, **changed)
 
 
-def run_review(path: Path, hand: int | None, settings: ReviewSettings, seed: str, as_json: bool,
+def run_review(path: Path, hand: int | None, settings: ReviewSettings, seed: int, as_json: bool,
                console: Console) -> int:
     """Review the record at ``path`` (only hand ``hand`` where given) and print it; exit status 1
     and one line for a record that cannot be read or replayed, as ``whist analyze`` gives."""
@@ -59,7 +59,7 @@ def run_review(path: Path, hand: int | None, settings: ReviewSettings, seed: str
     except WhistError as error:
         return refused_input("whist analyze", str(error), as_json)
     if hand is not None and not review["hands"]:
-        return refused_input("whist analyze", f"{path} has no hand {hand} that is over", as_json)
+        return refused_input("whist analyze", f"{shown_path(path)} has no hand {hand} that is over", as_json)
     if as_json:
         print(json.dumps(review, ensure_ascii=False))
         return 0
