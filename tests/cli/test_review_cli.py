@@ -13,7 +13,15 @@ from typer.testing import CliRunner
 
 from israeli_whist.cli import progress as progress_module
 from israeli_whist.cli.main import app
-from israeli_whist.cli.review import costliest_table, costs_table, hand_report, players_table
+from israeli_whist.cli.review import (
+    DEALS_RANGE,
+    PAR_PLAYOUTS_RANGE,
+    costliest_table,
+    costs_table,
+    hand_report,
+    players_table,
+    review_settings,
+)
 
 CHEAP = ["--review", "--deals", "4", "--par-playouts", "1"]  # the tests' budget: a few deals a decision
 
@@ -119,6 +127,15 @@ def test_bad_options_are_refused(runner: CliRunner, saved: Path, args: list[str]
     assert result.exit_code == 2, result.output
     assert says in result.stderr and "(see: whist analyze --help)" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_command_line_s_bounds_are_the_budget_s() -> None:
+    for low, high, field in ((*DEALS_RANGE, "deals"), (*PAR_PLAYOUTS_RANGE, "par_playouts")):
+        assert getattr(review_settings(**{field: low}), field) == low
+        assert getattr(review_settings(**{field: high}), field) == high
+        for outside in (low - 1, high + 1):
+            with pytest.raises(ValueError):
+                review_settings(**{field: outside})
 
 
 def test_progress_on_stderr_keeps_the_json_clean(monkeypatch: pytest.MonkeyPatch, saved: Path) -> None:

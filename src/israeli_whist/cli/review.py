@@ -4,7 +4,8 @@ its seat knew (``israeli_whist.bots.review``), printed as tables or as the revie
 The tables are drawn from the JSON (``review_json``), the same document ``--json`` prints and
 the replay page reads, so the two cannot say different things: per player the accuracy, the
 points lost in each kind of decision, the verdict counts and the costliest decisions; per hand
-the decisions with a verdict (every option with its value), and where each seat's points went:
+the decisions with a verdict (the best options and the chosen one, with their values; the JSON
+has every option), and where each seat's points went:
 its score beside the deal's par for its cards, split into what the decisions cost and the rest.
 """
 
@@ -41,7 +42,7 @@ DEALS_RANGE = (2, 10_000)
 PAR_PLAYOUTS_RANGE = (0, 1_000)
 
 
-def review_settings(deals: int | None, par_playouts: int | None) -> ReviewSettings:
+def review_settings(deals: int | None = None, par_playouts: int | None = None) -> ReviewSettings:
     """The default budget with what the command line changed."""
     changed = {name: value for name, value in (("deals", deals), ("par_playouts", par_playouts)) if value is not None}
     return replace(DEFAULT_REVIEW, **changed)
