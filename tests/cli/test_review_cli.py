@@ -69,6 +69,17 @@ def test_tables_say_what_the_json_says(runner: CliRunner, saved: Path, reviewed:
                                                   f"{seat['mean_cost']:.2f}"]
 
 
+def test_classic_whist_is_valued_by_the_side_s_net_points(runner: CliRunner) -> None:
+    record = Path(__file__).resolve().parents[1] / "golden" / "classic_standard.json"
+    result = runner.invoke(app, ["analyze", str(record), "--review", "--deals", "4", "--par-playouts", "0", "--hand",
+                                 "1"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    words = " ".join(result.output.split())
+    assert "the points its side could expect from the hand (its points less the other side's)" in words
+    assert "0.25 (inaccuracy), 0.5 (mistake), 1 (blunder)" in words
+    assert "Auction" not in words and "Contract" not in words  # no bidding in Classic Whist
+
+
 def test_one_hand_and_a_missing_hand(runner: CliRunner, saved: Path) -> None:
     one = runner.invoke(app, ["analyze", str(saved), *CHEAP, "--hand", "2", "--json"])
     assert one.exit_code == 0, one.output

@@ -26,7 +26,7 @@ from israeli_whist.cli.cardtext import action_text
 from israeli_whist.cli.errors import refused_input
 from israeli_whist.cli.progress import progress
 from israeli_whist.core.errors import WhistError
-from israeli_whist.core.records import load_record
+from israeli_whist.core.records import load_record, replay
 from israeli_whist.core.recordshape import shown_path
 from israeli_whist.core.wording import count_text
 
@@ -54,6 +54,7 @@ def run_review(path: Path, hand: int | None, settings: ReviewSettings, seed: int
     and one line for a record that cannot be read or replayed, as ``whist analyze`` gives."""
     try:
         record = load_record(path)
+        partnerships = replay(record).match.game.rules.traits.partnerships
         with progress("Reviewing", "actions", after=1.0) as on_step:
             review = review_json(review_record(record, seed=seed, settings=settings,
                                                hands=None if hand is None else {hand}, on_step=on_step))
@@ -64,7 +65,7 @@ def run_review(path: Path, hand: int | None, settings: ReviewSettings, seed: int
     if as_json:
         print(json.dumps(review, ensure_ascii=False))
         return 0
-    console.print(heading(shown_path(path), review), markup=False, highlight=False)
+    console.print(heading(shown_path(path), review, partnerships), markup=False, highlight=False)
     console.print(players_table(review))
     console.print(costs_table(review))
     console.print(costliest_table(review))
@@ -73,9 +74,11 @@ def run_review(path: Path, hand: int | None, settings: ReviewSettings, seed: int
     return 0
 
 
-def heading(shown: str, review: Review) -> str:
+def heading(shown: str, review: Review, partnerships: bool) -> str:
+    """What was reviewed, how a decision is valued (``partnerships``: by its side's net points),
+    the budget and the thresholds."""
     budget = review["budget"]
-    measure = ("its side could expect from the hand (its points less the other side's)" if review["game"] == "classic"
+    measure = ("its side could expect from the hand (its points less the other side's)" if partnerships
                else "its player could expect from the hand")
     text = (f"{shown}: {review['title']}, {count_text(len(review['hands']), 'hand')} reviewed. Each decision is "
             f"valued by the points {measure}, given what the player knew then: "
