@@ -23,7 +23,7 @@ from israeli_whist.cli.review import (
     review_settings,
 )
 
-CHEAP = ["--review", "--deals", "4", "--par-playouts", "1"]  # the tests' budget: a few deals a decision
+CHEAP = ["--review", "--deals", "4", "--par-playouts", "2"]  # the tests' budget: a few deals a decision
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,7 @@ def reviewed(saved: Path) -> dict[str, Any]:
 
 def test_json_is_the_review_with_the_budget_asked_for(reviewed: dict[str, Any]) -> None:
     assert reviewed["kind"] == "review" and reviewed["game"] == "israeli"
-    assert reviewed["budget"]["deals"] == 4 and reviewed["budget"]["par_playouts"] == 1
+    assert reviewed["budget"]["deals"] == 4 and reviewed["budget"]["par_playouts"] == 2
     assert [h["number"] for h in reviewed["hands"]] == [1, 2]
     assert reviewed["players"] == ["Bot 1", "Bot 2", "Bot 3", "Bot 4"]
     assert any(d["verdict"] for h in reviewed["hands"] for d in h["decisions"]), "random bots erred nowhere"
@@ -130,6 +130,7 @@ def test_bad_records_are_refused(runner: CliRunner, tmp_path: Path, content: str
     (["--review", "--deals", "0"], "--deals"),
     (["--review", "--deals", "99999999999999999999"], "--deals"),
     (["--review", "--par-playouts", "-1"], "--par-playouts"),
+    (["--review", "--par-playouts", "1"], "2 to 1000 playouts"),
     (["--review", "--seed", "-1"], "--seed"),
     (["--review", "--seed", "\udcff"], "--seed"),  # a byte that is not UTF-8 on the command line: no traceback
 ])

@@ -241,7 +241,10 @@ def analyze(
         for name, given in (("--max-tricks", max_tricks), ("--bot", bot)):
             if given is not None:
                 refuse(f"{name} is for the analysis, not --review", "whist analyze")
-        settings = review_settings(deals, par_playouts)
+        try:
+            settings = review_settings(deals, par_playouts)
+        except ValueError as error:
+            refuse(str(error), "whist analyze")
         raise typer.Exit(run_review(file, hand, settings, seed or 0, as_json, console))
     for name, given in (("--deals", deals), ("--par-playouts", par_playouts), ("--seed", seed)):
         if given is not None:

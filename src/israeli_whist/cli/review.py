@@ -39,7 +39,7 @@ Review = dict[str, Any]  # review_json's document
 DEFAULT_REVIEW = ReviewSettings()
 # The budget's bounds, as ``ReviewSettings`` checks them, so the command line refuses the same.
 DEALS_RANGE = (2, 10_000)
-PAR_PLAYOUTS_RANGE = (0, 1_000)
+PAR_PLAYOUTS_RANGE = (0, 1_000)  # and never 1: ReviewSettings refuses a par without an error
 
 
 def review_settings(deals: int | None = None, par_playouts: int | None = None) -> ReviewSettings:
