@@ -67,6 +67,12 @@ CASES = {
     "analyze: a file that cannot be read": case("analyze", "{tmp}/none.json", status=1, says="Cannot read"),
     "analyze --json: a file that cannot be read": case("analyze", "--json", "{tmp}/none.json", status=1,
                                                        says="Cannot read", json_error=True),
+    "analyze --review: a deal count out of range": case("analyze", str(RECORD), "--review", "--deals", "1",
+                                                        status=2, says="--deals"),
+    "analyze: a review option without --review": case("analyze", str(RECORD), "--seed", "3", status=2,
+                                                      says="--seed is for --review"),
+    "analyze --review --json: a file that cannot be read": case("analyze", "--review", "--json", "{tmp}/none.json",
+                                                                status=1, says="Cannot read", json_error=True),
     # whist serve
     "serve: a log level not among the choices": case("serve", "--log-level", "loud", status=2,
                                                      says="'loud' is not one of 'debug', 'info', 'warning', 'error'"),

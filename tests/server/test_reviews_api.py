@@ -29,7 +29,7 @@ from israeli_whist.server.reviewstore import review_hands, review_row
 from israeli_whist.server.settings import Limit, ServerSettings
 
 # The engine at its smallest budget: these tests check the jobs, tests/bots the review itself.
-TINY = ReviewSettings(deals=2, par_playouts=1)
+TINY = ReviewSettings(deals=2, par_playouts=2, par_deals=8)
 
 
 class Reviewer:

@@ -9,9 +9,11 @@ point's bot) is this package itself::
 ``expert@100ms``, settings, entry points: ``players.registry``), ``Bot`` is the interface a
 bot of one's own implements, and ``play_match``/``play_to_end`` drive a game with bots.
 
-Inside, four floors, each importing only the floors below it (an import-linter layers contract
+Inside, five floors, each importing only the floors below it (an import-linter layers contract
 in pyproject.toml holds them):
 
+- ``review``: a finished game's review, every decision valued in expected points from what its
+  seat knew, the deal's par, and hints at the table (docs/review.md);
 - ``matches``: whole games and many of them: the runner, tournaments, the analysis of a saved
   game, statistics, the ladder's ratings, the worker processes;
 - ``players``: the bots themselves: the interface, the random and basic bots, the levels, the

@@ -20,6 +20,7 @@ from israeli_whist.cli.errors import WhistGroup, cannot_run
 from israeli_whist.cli.errors import usage_error as refuse
 from israeli_whist.cli.options import PresetOption, RuleOptions, build_game, default_bot_level
 from israeli_whist.cli.play import TerminalGame
+from israeli_whist.cli.review import DEALS_RANGE, DEFAULT_REVIEW, PAR_PLAYOUTS_RANGE, review_settings, run_review
 from israeli_whist.cli.rulesinfo import all_rules
 from israeli_whist.cli.scores import final_results
 from israeli_whist.cli.selfplay import selfplay
@@ -216,12 +217,39 @@ def analyze(
         min=0, max=17, help="Analyse the cards played with at most N tricks left; earlier ones are not analysed "
                             "(default: the whole hand; 5 in Israeli Whist and Whistiti without the compiled search).")
     ] = None,
-    bot: Annotated[str, typer.Option(help=f"The bot whose calls and bids are compared: {LEVEL_HELP}.")
-                   ] = "expert",
+    bot: Annotated[str | None, typer.Option(
+        help=f"The bot whose calls and bids are compared (default: expert): {LEVEL_HELP}.")] = None,
+    review: Annotated[bool, typer.Option(
+        "--review", help="Review every decision in expected points from what its seat knew: accuracy, cost by kind "
+                         "of decision, verdicts, the costliest decisions, and where each hand's points went.")
+    ] = False,
+    deals: Annotated[int | None, typer.Option(
+        min=DEALS_RANGE[0], max=DEALS_RANGE[1],
+        help=f"With --review: deals drawn to value each decision (default {DEFAULT_REVIEW.deals}).")] = None,
+    par_playouts: Annotated[int | None, typer.Option(
+        min=PAR_PLAYOUTS_RANGE[0], max=PAR_PLAYOUTS_RANGE[1],
+        help="With --review: times each deal is played by expert bots for its par; 0 for no par "
+             f"(default {DEFAULT_REVIEW.par_playouts}).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        min=0, help="With --review: the seed of the deals drawn, for the same review again (default 0).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON object instead of tables.")] = False,
 ) -> None:
-    """Analyse a saved game: the errors in each card played and what they cost, and the bids a bot would make."""
-    raise typer.Exit(run_analyze(file, hand, max_tricks, bot, as_json, Console(highlight=False)))
+    """Analyse a saved game: the errors in each card played and what they cost, and the bids a bot would make;
+    or with --review, every decision's cost in expected points."""
+    console = Console(highlight=False)
+    if review:
+        for name, given in (("--max-tricks", max_tricks), ("--bot", bot)):
+            if given is not None:
+                refuse(f"{name} is for the analysis, not --review", "whist analyze")
+        try:
+            settings = review_settings(deals, par_playouts)
+        except ValueError as error:
+            refuse(str(error), "whist analyze")
+        raise typer.Exit(run_review(file, hand, settings, seed or 0, as_json, console))
+    for name, given in (("--deals", deals), ("--par-playouts", par_playouts), ("--seed", seed)):
+        if given is not None:
+            refuse(f"{name} is for --review", "whist analyze")
+    raise typer.Exit(run_analyze(file, hand, max_tricks, bot or "expert", as_json, console))
 
 
 @app.command()

@@ -73,15 +73,16 @@ class ReviewSettings:
     visit to prove a mistaken card (``proven_nodes``)."""
 
     deals: int = 300
-    par_playouts: int = 12
-    par_deals: int = 32
+    par_playouts: int = 8
+    par_deals: int = 16
     proven_nodes: int = 2_000_000
 
     def __post_init__(self) -> None:
         if not 2 <= self.deals <= 10_000:
             raise ValueError(f"A review draws 2 to 10000 deals a decision, not {self.deals}")
-        if not 0 <= self.par_playouts <= 1000:
-            raise ValueError(f"A par takes 0 to 1000 playouts, not {self.par_playouts}")
+        if not (self.par_playouts == 0 or 2 <= self.par_playouts <= 1000):
+            # One playout would give a par with no error to state.
+            raise ValueError(f"A par takes 2 to 1000 playouts (0: no par), not {self.par_playouts}")
         if not 8 <= self.par_deals <= 10_000:
             raise ValueError(f"The par's bots draw 8 to 10000 deals a decision, not {self.par_deals}")
 
