@@ -93,20 +93,3 @@ def counted(decisions: Any) -> dict[str, int]:
             found[decision["verdict"]] += 1
     return found
 
-
-PUBLIC_SEAT_FIELDS = ("name", "score", "par", "par_error")
-
-
-def seat_review(review: dict[str, Any], seat: int) -> dict[str, Any]:
-    """A review as a seat's player sees it during the game (docs/server-protocol.md, "Where your points
-    went, during the game"): its own decisions, and of the other seats what the hand's end made public."""
-
-    def part(index: int, found: dict[str, Any]) -> dict[str, Any]:
-        return found if index == seat else {k: v for k, v in found.items() if k in PUBLIC_SEAT_FIELDS}
-
-    hands = [{**hand, "decisions": [d for d in hand["decisions"] if d["seat"] == seat],
-              "seats": [part(i, found) for i, found in enumerate(hand["seats"])]} for hand in review["hands"]]
-    return {**review, "seat": seat, "hands": hands,
-            "seats": [part(i, found) for i, found in enumerate(review["seats"])],
-            "timeline": [line if i == seat else [] for i, line in enumerate(review["timeline"])]}
-

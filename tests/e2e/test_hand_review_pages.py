@@ -18,9 +18,10 @@ import pytest
 from bench_kit import load_bench
 from e2e_kit import browser_page
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
-from review_kit import game_review, seat_review
+from review_kit import game_review
 from test_review_pages import axe_clean, plain
 
+from israeli_whist.server.api_reviews import for_seat
 from israeli_whist.server.sessions import COOKIE
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
@@ -55,7 +56,7 @@ def test_where_did_my_points_go(server: Any, browser: Browser, viewport: str) ->
         start = summary.get_by_test_id("hand-review-start")
         expect(start).to_have_text(ask)
         record = page.request.get(f"{server.url}/api/games/{table_id}/record").json()
-        review = seat_review(game_review(record), 0)
+        review = for_seat(game_review(record), 0)  # as the server's route cuts it
         asked: list[str] = []
 
         def answer(route: Route) -> None:
