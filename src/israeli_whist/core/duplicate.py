@@ -1,0 +1,102 @@
+"""Duplicate for people (issue 46's first step): an event's boards, and each result scored
+against the field, everyone else who held the same cards in the same seat.
+
+- **A board** is one hand of an event, dealt from the event's seed and the board's number, its
+  dealer turning with the boards as at a table. Whoever plays board 3 of an event, wherever and
+  whenever, meets the same cards; the bots of a board are seeded from the board and their seat,
+  so the same play gets the same answers.
+- **Matchpoints**: each result is compared with every other result of its board and seat, one
+  point for each it beats, half for each it ties, given as a percentage of the comparisons (a
+  result alone in its field gets 50%: nothing to beat or lose to, as bridge scores a board played
+  once).
+- **Above the field**: the result's points less the field's average, the result itself counted
+  in it (the datum, as bridge's IMP scoring takes it).
+- **Standings**: each player's mean matchpoint percentage over the boards they played, ties
+  broken by their total points above the field, then by name.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from israeli_whist.core.handgame import HandGame
+from israeli_whist.core.match import Match
+
+Player = TypeVar("Player", bound=Hashable)
+
+ALONE_PERCENT = 50.0  # a result with no other in its field
+
+
+@dataclass(frozen=True)
+class FieldScore:
+    points: float
+    percent: float  # matchpoints as a percentage of the field beaten, ties half
+    above_average: float  # points less the field's average (this result included)
+    field: int  # results in the field, this one included
+
+
+def score_field(points: Mapping[Player, float]) -> dict[Player, FieldScore]:
+    """Every result of one board and seat against the others: ``points`` by player."""
+    values = list(points.values())
+    count = len(values)
+    average = math.fsum(values) / count if count else 0.0
+    scored = {}
+    for player, own in points.items():
+        if count == 1:
+            percent = ALONE_PERCENT
+        else:
+            beaten = sum(1 for other in values if other < own)
+            tied = sum(1 for other in values if other == own) - 1  # not itself
+            percent = 100.0 * (beaten + tied / 2) / (count - 1)
+        scored[player] = FieldScore(own, percent, own - average, count)
+    return scored
+
+
+@dataclass(frozen=True)
+class Standing:
+    player: Hashable
+    boards: int
+    percent: float  # mean matchpoint percentage over the boards played
+    above_average: float  # total points above the field
+
+
+def standings(results: Mapping[tuple[int, int], Mapping[Player, float]]) -> list[Standing]:
+    """An event's standings from its results: by (board number, seat), each player's points."""
+    percents: dict[Hashable, list[float]] = defaultdict(list)
+    above: dict[Hashable, float] = defaultdict(float)
+    for field in results.values():
+        for player, scored in score_field(field).items():
+            percents[player].append(scored.percent)
+            above[player] += scored.above_average
+    rows = [Standing(player, len(found), math.fsum(found) / len(found), above[player])
+            for player, found in percents.items()]
+    return sorted(rows, key=lambda row: (-row.percent, -row.above_average, str(row.player)))
+
+
+def board_seed(event_seed: str, number: int) -> str:
+    """The seed that deals board ``number`` (from 1) of the event."""
+    if number < 1:
+        raise ValueError(f"Boards are numbered from 1, not {number}")
+    return f"{event_seed}/board/{number}"
+
+
+def board_bot_seed(event_seed: str, number: int, seat: int) -> str:
+    """The seed of the bot in ``seat`` on a board: the same answers to the same play."""
+    return f"{board_seed(event_seed, number)}/seat/{seat}"
+
+
+def board_match(game: HandGame, event_seed: str, number: int) -> Match:
+    """Board ``number`` as a one-hand game: its deal from the event's seed, its dealer the
+    board's turn (board 1 dealt by seat 0, board 2 by seat 1, ...)."""
+    return Match.start(game, board_seed(event_seed, number), first_dealer=(number - 1) % game.players)
+
+
+def seats_of(boards: Sequence[int], players: int, rotation: int) -> list[int]:
+    """Friends at one table play the boards in rotated seats: the seat of the player at
+    ``rotation`` (0 .. players-1) on each of ``boards``, so over as many boards as seats each
+    sits everywhere once."""
+    return [(rotation + number - 1) % players for number in boards]
