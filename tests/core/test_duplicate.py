@@ -9,11 +9,13 @@ from hypothesis import strategies as st
 
 from israeli_whist.core.duplicate import (
     board_bot_seed,
+    board_game,
     board_match,
     score_field,
     seats_of,
     standings,
 )
+from israeli_whist.core.errors import RulesError
 from israeli_whist.core.games import make_game
 
 
@@ -69,7 +71,8 @@ def test_a_board_is_dealt_the_same_for_everyone() -> None:
     other = board_match(game, "daily-2026-12-05", 4)
     assert other.hand.hands != first.hand.hands and other.hand.dealer == 3
     assert board_match(game, "daily-2026-12-06", 3).hand.hands != first.hand.hands
-    assert board_bot_seed("e", 3, 1) != board_bot_seed("e", 3, 2) != board_bot_seed("e", 4, 2)
+    assert len({board_bot_seed("e", 3, 1, 0), board_bot_seed("e", 3, 2, 0), board_bot_seed("e", 4, 2, 0),
+                board_bot_seed("e", 3, 1, 1)}) == 4
     with pytest.raises(ValueError):
         board_match(game, "e", 0)
 
@@ -81,3 +84,16 @@ def test_rotated_seats_put_everyone_everywhere() -> None:
         assert sorted(s[board] for s in seats) == [0, 1, 2, 3]
     for row in seats:  # each friend sits in every seat once
         assert sorted(row) == [0, 1, 2, 3]
+
+
+def test_a_board_is_one_hand_of_the_events_rules() -> None:
+    israeli = board_game("israeli", None, {"frisch_rounds": "1"}, 5)
+    assert israeli.hands_in_game() == 1 and israeli.rules.frisch_rounds == 1
+    match = board_match(israeli, "e", 5)
+    assert match.hand.dealer == 0 and match.hands_total == 1
+    sizes = [board_game("whistiti", None, {"players": "4"}, number).hands_in_game() for number in (1, 2)]
+    assert sizes == [1, 1]
+    first, second = (board_match(board_game("whistiti", None, {}, n), "e", n) for n in (1, 2))
+    assert first.hand.hands[0].bit_count() == 1 and second.hand.hands[0].bit_count() == 2
+    with pytest.raises(RulesError):
+        board_game("classic", None, {}, 1)

@@ -21,8 +21,9 @@ import math
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from israeli_whist.core.games import make_game
 from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.match import Match
 
@@ -84,15 +85,36 @@ def board_seed(event_seed: str, number: int) -> str:
     return f"{event_seed}/board/{number}"
 
 
-def board_bot_seed(event_seed: str, number: int, seat: int) -> str:
-    """The seed of the bot in ``seat`` on a board: the same answers to the same play."""
-    return f"{board_seed(event_seed, number)}/seat/{seat}"
+def decision_seed(table_seed: str, seat: int, step: int) -> str:
+    """The seed of the bot that decides for ``seat`` at ``step`` (actions taken so far in the game)
+    of a table dealt from ``table_seed``: a fresh bot each decision, so its answer depends on the
+    cards and the play alone, never on which server asks, when, or what it asked before."""
+    return f"{table_seed}/bot/{seat}/{step}"
+
+
+def board_bot_seed(event_seed: str, number: int, seat: int, step: int) -> str:
+    """``decision_seed`` on board ``number`` of an event: the same play gets the same answers."""
+    return decision_seed(board_seed(event_seed, number), seat, step)
+
+
+def board_game(name: str, preset: str | None, options: Mapping[str, Any], number: int) -> HandGame:
+    """Board ``number``'s rules: the event's, as a game of one hand (``WholeGame.board_options``).
+    Raises ``RulesError`` for rules that make no one-hand game (Classic Whist's rubbers)."""
+    game = make_game(name, preset, options)
+    return make_game(name, preset, {**options, **game.board_options(number)})
+
+
+def board_first_dealer(number: int, players: int) -> int:
+    """Board 1 is dealt by seat 0, board 2 by seat 1, and so on round the table."""
+    if number < 1:
+        raise ValueError(f"Boards are numbered from 1, not {number}")
+    return (number - 1) % players
 
 
 def board_match(game: HandGame, event_seed: str, number: int) -> Match:
-    """Board ``number`` as a one-hand game: its deal from the event's seed, its dealer the
-    board's turn (board 1 dealt by seat 0, board 2 by seat 1, ...)."""
-    return Match.start(game, board_seed(event_seed, number), first_dealer=(number - 1) % game.players)
+    """Board ``number`` (its ``board_game``) as dealt: its cards from the event's seed, its
+    dealer the board's turn."""
+    return Match.start(game, board_seed(event_seed, number), board_first_dealer(number, game.players))
 
 
 def seats_of(boards: Sequence[int], players: int, rotation: int) -> list[int]:

@@ -103,3 +103,8 @@ class WholeGame:
     def hands_options(self, hands: int) -> dict[str, str]:
         """The rule options that ``--hands N`` stands for in this game."""
         raise RulesError(f"{self.title} has no set number of hands")
+
+    def board_options(self, number: int) -> dict[str, str]:
+        """The rule options that make board ``number`` (from 1) of a duplicate event a game of one
+        hand (``israeli_whist.core.duplicate``); a game that cannot end after one hand refuses."""
+        return self.hands_options(1)

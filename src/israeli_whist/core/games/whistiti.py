@@ -193,3 +193,8 @@ class Whistiti(HandGame):
             raise RulesError(f"This Whistiti schedule has {len(sizes)} hands for {self.players} players; "
                              f"--hands {hands} is too many")
         return {"schedule": ",".join(str(size) for size in sizes[:hands])}
+
+    def board_options(self, number: int) -> dict[str, str]:
+        """Board N deals the schedule's N-th hand size (round again past its end): an event of
+        as many boards as the schedule has hands holds every size once."""
+        return {"schedule": str(self.schedule[(number - 1) % len(self.schedule)])}
