@@ -45,9 +45,10 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from israeli_whist.bots.players.registry import BOT_LEVELS
 from israeli_whist.core.games import make_game
+from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.match import Match
 from israeli_whist.server.db import make_engine
 
@@ -116,6 +118,13 @@ def spread(values: Iterable[float]) -> dict[str, float] | None:
         return None
     return {"count": len(ordered), "median": percentile(ordered, 0.5), "p90": percentile(ordered, 0.9),
             "p99": percentile(ordered, 0.99), "max": ordered[-1]}
+
+
+def answering_node(headers: Mapping[str, str]) -> str:
+    """The node that answered a request or a socket through nginx (the address in the header the
+    bench's nginx adds); "direct" without nginx."""
+    # nginx names every node it tried, the one that answered last.
+    return headers.get("X-Whist-Upstream", "direct").split(", ")[-1]
 
 
 # The simulated person ---------------------------------------------------------------------------
@@ -178,9 +187,7 @@ class Person:
             try:
                 async with websockets.connect(self.url, additional_headers={"Cookie": self.client.cookie},
                                               max_size=2**22, open_timeout=5, proxy=None) as ws:
-                    headers = ws.response.headers if ws.response is not None else {}
-                    # nginx names every node it tried, the one that answered last.
-                    await self.opened(ws, headers.get("X-Whist-Upstream", "direct").split(", ")[-1])
+                    await self.opened(ws, answering_node(ws.response.headers if ws.response is not None else {}))
                     failing_since, backoff = None, 0.1
                     if await self.converse(ws):
                         return
@@ -317,12 +324,42 @@ class Person:
 
 # Setting up and checking the tables ---------------------------------------------------------------
 
-def post(base: str, path: str, body: dict[str, Any], cookie: str = "") -> tuple[dict[str, Any], str]:
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST",
+@dataclass(frozen=True)
+class Reply:
+    """A server's answer to one request: its status, its JSON (a refusal's too), and the node that
+    answered (nginx's ``X-Whist-Upstream``; "direct" without nginx)."""
+
+    status: int
+    body: dict[str, Any]
+    upstream: str
+    set_cookie: str = ""
+
+
+def call(base: str, method: str, path: str, body: Any = None, cookie: str = "") -> Reply:
+    """One request, without a proxy; a refusal (4xx, 5xx) is answered, not raised."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method,
                                      headers={"Content-Type": "application/json", "Cookie": cookie})
-    with NO_PROXY.open(request, timeout=30) as response:
-        set_cookie = response.headers.get("Set-Cookie", "")
-        return json.loads(response.read()), set_cookie.split(";", 1)[0] or cookie
+    try:
+        response = NO_PROXY.open(request, timeout=60)
+    except urllib.error.HTTPError as refused:
+        response = refused
+    with response:
+        raw = response.read()
+        headers = response.headers
+        try:
+            answer = json.loads(raw) if raw else {}
+        except ValueError:  # nginx's own page, say
+            answer = {"detail": raw[:200].decode(errors="replace")}
+        return Reply(response.status, answer, answering_node(headers), headers.get("Set-Cookie", "").split(";", 1)[0])
+
+
+def post(base: str, path: str, body: dict[str, Any], cookie: str = "") -> tuple[dict[str, Any], str]:
+    """A POST that must succeed: its JSON, and the session cookie (a new one if the server set it)."""
+    reply = call(base, "POST", path, body, cookie)
+    if reply.status >= 300:
+        raise RuntimeError(f"POST {path}: {reply.status} {reply.body}")
+    return reply.body, reply.set_cookie or cookie
 
 
 def set_up(base: str, tables: int, hands: int, bot_level: str) -> list[Client]:
@@ -342,30 +379,36 @@ class Stored:
     actions: int
     bot_seqs: dict[str, list[int]]  # table -> the sequence numbers of the bots' actions
     problems: list[str]
+    totals: dict[str, tuple[int, ...]] = field(default_factory=dict)  # table -> each seat's points, replayed
 
 
-def verify(engine: Engine, clients: list[Client], hands: int) -> Stored:
-    """Every table: stored actions numbered 0..n-1, replaying to a finished game; the person's
-    stored actions are exactly those they sent and saw taken (acknowledged, or seen in the state
-    after a lost ack), each once, each the action they sent."""
-    problems: list[str] = []
-    bot_seqs: dict[str, list[int]] = {}
-    total = 0
-    game = make_game("israeli", None, {"hands": hands})
+def verify(engine: Engine, clients: list[Client], game_of: Callable[[Client], HandGame]) -> Stored:
+    """Every table: stored actions numbered 0..n-1, replaying to a finished game of ``game_of``
+    its client; the person's stored actions are exactly those they sent and saw taken
+    (acknowledged, or seen in the state after a lost ack), each once, each the action they sent."""
+    stored = Stored(0, {}, [])
     with engine.connect() as db:
         for client in clients:
             rows = db.execute(text("SELECT seq, seat, action, by_bot FROM actions WHERE table_id = :t ORDER BY seq"),
                               {"t": client.table_id}).all()
             seed, first_dealer = db.execute(text("SELECT seed, first_dealer FROM tables WHERE id = :t"),
                                             {"t": client.table_id}).one()
-            total += len(rows)
-            problems += check_table(client, game, seed, first_dealer, [tuple(r) for r in rows])
-            bot_seqs[client.table_id] = [seq for seq, _, _, by_bot in rows if by_bot]
-    return Stored(total, bot_seqs, problems)
+            stored.actions += len(rows)
+            match, problems = replay_table(client, game_of(client), seed, first_dealer, [tuple(r) for r in rows])
+            stored.problems += problems
+            stored.bot_seqs[client.table_id] = [seq for seq, _, _, by_bot in rows if by_bot]
+            stored.totals[client.table_id] = match.totals
+    return stored
 
 
-def check_table(client: Client, game: Any, seed: str, first_dealer: int,
+def check_table(client: Client, game: HandGame, seed: str, first_dealer: int,
                 rows: list[tuple[Any, ...]]) -> list[str]:
+    return replay_table(client, game, seed, first_dealer, rows)[1]
+
+
+def replay_table(client: Client, game: HandGame, seed: str, first_dealer: int,
+                 rows: list[tuple[Any, ...]]) -> tuple[Match, list[str]]:
+    """The table's stored actions replayed, and what is wrong with them (``verify``)."""
     problems = []
     name = client.table_id
     if [r[0] for r in rows] != list(range(len(rows))):
@@ -390,7 +433,7 @@ def check_table(client: Client, game: Any, seed: str, first_dealer: int,
         problems.append(f"{name}: stored actions the person did not send, at versions {wrong}")
     if not client.finished:
         problems.append(f"{name}: the client did not see the end")
-    return problems
+    return match, problems
 
 
 # Processes: the nodes and nginx ----------------------------------------------------------------------
@@ -435,6 +478,8 @@ def start_node(name: str, folder: Path, database_url: str, args: argparse.Namesp
                "--node-name", name, "--lease-seconds", f"{args.lease_seconds:g}"]
     if args.bot_workers is not None:
         command += ["--bot-workers", str(args.bot_workers)]
+    if args.event and args.bot_level is not None:
+        command += ["--daily-level", args.bot_level]
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=(folder / f"{name}.log").open("wb"),
                                start_new_session=True)
     return Node(name, port, process)
@@ -562,12 +607,16 @@ def resume_times(kill: Kill, clients: list[Client]) -> tuple[dict[str, float], l
 
 # The run ----------------------------------------------------------------------------------------------
 
+def person_at(client: Client, ws_base: str, args: argparse.Namespace, seed: str) -> Person:
+    """The simulated person of ``client``'s table, with the run's think time and patience (a node's
+    lease and 30 s to reconnect)."""
+    return Person(client, f"{ws_base}/ws/tables/{client.table_id}", args.think_range, random.Random(seed),
+                  args.stall_timeout, args.lease_seconds + 30)
+
+
 async def run_clients(clients: list[Client], ws_base: str, args: argparse.Namespace,
                       nodes: list[Node], engine: Engine) -> tuple[float, Kill | None]:
-    low, high = args.think_range
-    give_up = args.lease_seconds + 30
-    people = [Person(c, f"{ws_base}/ws/tables/{c.table_id}", (low, high), random.Random(f"{args.seed}/{i}"),
-                     args.stall_timeout, give_up) for i, c in enumerate(clients)]
+    people = [person_at(c, ws_base, args, f"{args.seed}/{i}") for i, c in enumerate(clients)]
     start = time.perf_counter()
     killing = None
     if args.kill_node_after is not None:
@@ -584,7 +633,11 @@ async def run_clients(clients: list[Client], ws_base: str, args: argparse.Namesp
 
 def main() -> None:
     args = parse_arguments()
-    if not args.compare_nodes:
+    if args.event:
+        from server_load_events import run_event  # it imports this file's pieces: not at the top
+
+        report = run_event(args)
+    elif not args.compare_nodes:
         report = run_once(args)
     else:  # the same load on one node, then on --nodes, both behind nginx: the throughput's ratio from one run
         one = run_once(argparse.Namespace(**{**vars(args), "nodes": 1, "kill_node_after": None}))
@@ -602,37 +655,67 @@ def main() -> None:
 
 def run_once(args: argparse.Namespace) -> dict[str, Any]:
     """One run of the load on fresh nodes; its report (printed too)."""
+    with serving(args) as served:
+        clients = set_up(served.base, args.tables, args.hands, args.bot_level)
+        owners = table_owners(served.engine, [c.table_id for c in clients]) or {}
+        wall, kill = asyncio.run(run_clients(clients, served.ws_base, args, served.nodes, served.engine))
+        served.stop()
+        game = make_game("israeli", None, {"hands": args.hands})
+        stored = verify(served.engine, clients, lambda client: game)
+    report = summarise(args, clients, stored, wall, kill, served.nodes)
+    report["tables_per_node"] = dict(sorted(Counter(owners.values()).items()))
+    print_report(args, report)
+    return report
+
+
+@dataclass
+class Served:
+    """The nodes of one run, on one database, and where the clients reach them."""
+
+    port: int  # nginx's, or the one node's
+    nodes: list[Node]
+    engine: Engine  # the nodes' database, for the checks
+    proxy: subprocess.Popen[bytes] | None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        """Stop nginx and the nodes (again: nothing), so that the database holds all they wrote."""
+        if self.proxy is not None:
+            stop(self.proxy)
+        for node in self.nodes:
+            stop(node.process)
+
+
+@contextlib.contextmanager
+def serving(args: argparse.Namespace) -> Iterator[Served]:
+    """Fresh nodes (and nginx, with ``--nginx``) on an empty database for one run; stopped at the end."""
     with tempfile.TemporaryDirectory() as folder_name:
         folder = Path(folder_name)
         # Nodes share the key that signs session cookies, as they must behind one address.
         (folder / "session.key").write_text(secrets.token_urlsafe(32))
         (folder / "session.key").chmod(0o600)
         database_url = args.database_url or f"sqlite:///{folder / 'whist.db'}"
-        engine = make_engine(database_url)
-        nodes: list[Node] = []
-        proxy: subprocess.Popen[bytes] | None = None
+        served = Served(0, [], make_engine(database_url), None)
         try:
             # All at once: the nodes take turns at the schema's migrations (an advisory lock).
-            nodes += [start_node(f"node{number}", folder, database_url, args) for number in range(1, args.nodes + 1)]
-            wait_for_nodes(nodes, folder)
+            served.nodes += [start_node(f"node{number}", folder, database_url, args)
+                             for number in range(1, args.nodes + 1)]
+            wait_for_nodes(served.nodes, folder)
             if args.nginx:
-                proxy, port = start_nginx(folder, [n.address for n in nodes])
+                served.proxy, served.port = start_nginx(folder, [n.address for n in served.nodes])
             else:
-                port = nodes[0].port
-            clients = set_up(f"http://127.0.0.1:{port}", args.tables, args.hands, args.bot_level)
-            owners = table_owners(engine, [c.table_id for c in clients]) or {}
-            wall, kill = asyncio.run(run_clients(clients, f"ws://127.0.0.1:{port}", args, nodes, engine))
+                served.port = served.nodes[0].port
+            yield served
         finally:
-            if proxy is not None:
-                stop(proxy)
-            for node in nodes:
-                stop(node.process)
-        stored = verify(engine, clients, args.hands)
-        engine.dispose()
-    report = summarise(args, clients, stored, wall, kill, nodes)
-    report["tables_per_node"] = dict(sorted(Counter(owners.values()).items()))
-    print_report(args, report)
-    return report
+            served.stop()
+            served.engine.dispose()
 
 
 def summarise(args: argparse.Namespace, clients: list[Client], stored: Stored, wall: float, kill: Kill | None,
@@ -648,7 +731,7 @@ def summarise(args: argparse.Namespace, clients: list[Client], stored: Stored, w
     errors = [e for c in clients for e in c.errors]
     refusals = [r for c in clients for r in c.refusals]
     report: dict[str, Any] = {
-        "tables": args.tables, "hands": args.hands, "bot_level": args.bot_level, "bot_delay": args.bot_delay,
+        "tables": len(clients), "hands": args.hands, "bot_level": args.bot_level, "bot_delay": args.bot_delay,
         "bot_workers": args.bot_workers, "nodes": args.nodes, "nginx": args.nginx,
         "database": "postgresql" if (args.database_url or "").startswith("postgresql") else "sqlite",
         "wall_s": wall, "actions": stored.actions, "actions_per_s": stored.actions / wall,
@@ -675,13 +758,19 @@ def summarise(args: argparse.Namespace, clients: list[Client], stored: Stored, w
     return report
 
 
-def print_report(args: argparse.Namespace, report: dict[str, Any]) -> None:
+def setup_line(args: argparse.Namespace, report: dict[str, Any]) -> str:
+    """The pacing, the bot workers, the database and the nodes of a run, in words."""
     low, high = args.think_range
     workers = "serve's default" if args.bot_workers is None else args.bot_workers
     where = f"{args.nodes} node(s) behind nginx" if args.nginx else "1 node, no proxy"
-    print(f"tables at once: {args.tables} (1 simulated person + 3 {args.bot_level} bots each, {args.hands} Israeli "
-          f"Whist hand(s), bot delay {args.bot_delay:g} s, think {low:g}-{high:g} s; bot workers: {workers}; "
-          f"{report['database']}; {where})")
+    return (f"bot delay {args.bot_delay:g} s, think {low:g}-{high:g} s; bot workers: {workers}; "
+            f"{report['database']}; {where}")
+
+
+def print_report(args: argparse.Namespace, report: dict[str, Any], headline: str | None = None) -> None:
+    """The figures of a run, after ``headline`` (by default the tables' own)."""
+    print(headline or f"tables at once: {args.tables} (1 simulated person + 3 {args.bot_level} bots each, "
+                      f"{args.hands} Israeli Whist hand(s), {setup_line(args, report)})")
     print(f"wall time: {report['wall_s']:.1f} s; actions stored: {report['actions']}; "
           f"actions per second: {report['actions_per_s']:.1f}")
     ack = report["ack_latency_s"]
@@ -730,7 +819,12 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--hands", type=int, default=1, help="Israeli Whist hands per table")
     parser.add_argument("--bot-delay", type=float, default=1.0, help="seconds a bot waits before each move")
-    parser.add_argument("--bot-level", default="basic", choices=list(BOT_LEVELS), help="the three bots' level")
+    parser.add_argument("--bot-level", default=None, choices=list(BOT_LEVELS),
+                        help="the three bots' level (default: basic; with --event, the daily event's)")
+    parser.add_argument("--event", action="store_true",
+                        help="players on the daily duplicate event's boards instead of tables (server_load_events.py)")
+    parser.add_argument("--players", type=int, default=500, help="with --event: the players at once")
+    parser.add_argument("--boards", type=int, default=2, help="with --event: the boards each player plays")
     parser.add_argument("--bot-workers", type=int, default=None,
                         help="whist serve --bot-workers (left out: serve's default, one per core; 0: threads)")
     parser.add_argument("--think", default="0.5,1.5", help="a person's think time range, seconds")
@@ -760,6 +854,12 @@ def parse_arguments() -> argparse.Namespace:
         parser.error("--kill-node-after needs another node to take over: --nodes 2 or more")
     if args.compare_nodes and args.nodes < 2:
         parser.error("--compare-nodes compares 1 node with --nodes 2 or more")
+    if args.event and (args.kill_node_after is not None or args.compare_nodes):
+        parser.error("--event runs without --kill-node-after and --compare-nodes")
+    if args.event and (args.players < 1 or args.boards < 1):
+        parser.error("--event needs --players and --boards of 1 or more")
+    if not args.event and args.bot_level is None:
+        args.bot_level = "basic"
     args.nginx = args.nginx or args.nodes > 1
     return args
 
