@@ -39,9 +39,8 @@ from israeli_whist.core.games import make_game
 from israeli_whist.core.match import Match
 from israeli_whist.core.views import seat_view
 from israeli_whist.server.db import SeatRow, Store, TableRow
-from israeli_whist.server.live import HAND_OVER_DELAYS, TRICK_OVER_DELAYS
 from israeli_whist.server.settings import ServerSettings
-from server_load import NO_PROXY, free_port, spread, stop, wait_for_health
+from server_load import NO_PROXY, free_port, pause_after, spread, stop, wait_for_health
 
 GAME_HANDS = 12
 
@@ -82,17 +81,6 @@ class Watched:
     last_version: int = -1
     pause_next: int = 1
     hands_seen: int = 0
-
-
-def pause_after(message: dict[str, Any], hands_before: int) -> int:
-    """The bot delays the server waits before the move that follows this state (``live.py``)."""
-    hands = len(message["score"]["hands"])
-    if hands > hands_before:
-        return HAND_OVER_DELAYS
-    view = message["view"]
-    if view["tricks_played"] and not view["trick"]:
-        return TRICK_OVER_DELAYS
-    return 1
 
 
 async def watch(base_ws: str, watched: Watched, delay: float, stop_at: asyncio.Event) -> None:

@@ -62,6 +62,7 @@ from israeli_whist.core.games import make_game
 from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.match import Match
 from israeli_whist.server.db import make_engine
+from israeli_whist.server.live import HAND_OVER_DELAYS, TRICK_OVER_DELAYS
 
 # The server's WebSocket close codes that refuse a table: no such table (on this node), private.
 REFUSING_CODES = {4404, 4403}
@@ -77,17 +78,32 @@ class Arrival:
 
     at: float  # time.perf_counter()
     connection: int  # which of the client's connections (1, 2, ...) it came on
+    pause: int = 1  # the bot delays the server waits after this state before a bot moves (``pause_after``)
+
+
+def pause_after(message: dict[str, Any], hands_before: int) -> int:
+    """The bot delays the server waits before the move that follows this state (``live.py``): more
+    after a trick's last card and at a new hand, which the pages show first. ``hands_before``: the
+    hands the state before it had scored."""
+    hands = len(message["score"]["hands"])
+    if hands > hands_before:
+        return HAND_OVER_DELAYS
+    view = message["view"]
+    if view["tricks_played"] and not view["trick"]:
+        return TRICK_OVER_DELAYS
+    return 1
 
 
 def bot_delays_over_pacing(arrivals: Mapping[int, Arrival], bot_seqs: Iterable[int], pacing: float,
                            cut_at: float | None = None) -> tuple[list[float], int]:
     """How late each bot move came, past its pacing: for the stored action ``seq`` made by a bot,
     the time from the state of version ``seq`` (the table before the move) to the state of version
-    ``seq + 1`` (after it), less ``pacing``. Returns (delays, skipped): a move is skipped when the
-    client did not see both states on one connection (it was reconnecting), or when the two states
-    straddle ``cut_at`` (a node killed in between: that wait is measured as the resume time).
+    ``seq + 1`` (after it), less the pause the server makes there (``pacing`` times the state's
+    ``pause``). Returns (delays, skipped): a move is skipped when the client did not see both states
+    on one connection (it was reconnecting), or when the two states straddle ``cut_at`` (a node
+    killed in between: that wait is measured as the resume time).
 
-    >>> arrivals = {0: Arrival(0.0, 1), 1: Arrival(1.25, 1), 2: Arrival(2.0, 1), 3: Arrival(9.0, 2)}
+    >>> arrivals = {0: Arrival(0.0, 1), 1: Arrival(1.25, 1, pause=2), 2: Arrival(2.5, 1), 3: Arrival(9.0, 2)}
     >>> bot_delays_over_pacing(arrivals, [0, 1, 2], pacing=0.5)
     ([0.75, 0.25], 1)
     """
@@ -98,7 +114,7 @@ def bot_delays_over_pacing(arrivals: Mapping[int, Arrival], bot_seqs: Iterable[i
                 or (cut_at is not None and before.at < cut_at <= after.at)):
             skipped += 1
             continue
-        delays.append(after.at - before.at - pacing)
+        delays.append(after.at - before.at - pacing * before.pause)
     return delays, skipped
 
 
@@ -273,7 +289,9 @@ class Person:
 
     def on_state(self, message: dict[str, Any]) -> None:
         version, view = message["version"], message["view"]
-        self.client.arrivals.setdefault(version, Arrival(time.perf_counter(), self.connection))
+        hands_before = len(self.latest["score"]["hands"]) if self.latest is not None else 0
+        self.client.arrivals.setdefault(version, Arrival(time.perf_counter(), self.connection,
+                                                         pause_after(message, hands_before)))
         if message["score"]["over"]:
             self.client.finished = True
         pending = self.pending

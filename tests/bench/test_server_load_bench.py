@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,14 +17,14 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from bench_kit import load_bench
+from bench_kit import load_bench, needs_nginx, nginx_path
 
 from israeli_whist.core.games import make_game
 from israeli_whist.core.match import Match
 
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench" / "server_load.py"
-NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+NGINX = nginx_path()
 
 
 @pytest.fixture(scope="module")
@@ -50,6 +48,17 @@ def test_moves_seen_across_a_reconnect_a_gap_or_the_kill_are_skipped(bench: Modu
     delays, skipped = bench.bot_delays_over_pacing(arrivals, [0, 1, 2, 3, 5], pacing=1.0, cut_at=10.0)
     assert delays == pytest.approx([0.1, 0.2])
     assert skipped == 3
+
+
+def test_a_bot_move_after_a_tricks_last_card_is_timed_less_the_servers_longer_pause(bench: ModuleType) -> None:
+    person = bench.Person(bench.Client("t1"), "ws://unused", (0.0, 0.0), random.Random(1), stall=5.0, give_up=5.0)
+    person.on_state(state(4, my_turn=False, tricks_played=1, trick=(7,)))
+    person.on_state(state(5, my_turn=False, tricks_played=2, trick=()))  # the trick's last card: two delays
+    arrivals = person.client.arrivals
+    assert (arrivals[4].pause, arrivals[5].pause) == (1, bench.TRICK_OVER_DELAYS)
+    arrivals[6] = bench.Arrival(arrivals[5].at + 2.1, arrivals[5].connection)
+    delays, _ = bench.bot_delays_over_pacing(arrivals, [5], pacing=1.0)
+    assert delays == pytest.approx([0.1])
 
 
 def test_spread_is_nearest_rank(bench: ModuleType) -> None:
@@ -124,9 +133,10 @@ class FakeSocket:
         self.sent.append(json.loads(text))
 
 
-def state(version: int, my_turn: bool) -> dict[str, Any]:
-    return {"type": "state", "version": version, "you": 0, "score": {"over": False},
-            "view": {"player": 0 if my_turn else 1, "legal": [{"action": 40}] if my_turn else []}}
+def state(version: int, my_turn: bool, tricks_played: int = 0, trick: tuple[int, ...] = (1,)) -> dict[str, Any]:
+    return {"type": "state", "version": version, "you": 0, "score": {"over": False, "hands": []},
+            "view": {"player": 0 if my_turn else 1, "legal": [{"action": 40}] if my_turn else [],
+                     "tricks_played": tricks_played, "trick": list(trick)}}
 
 
 async def act_then_lose_the_connection(bench: ModuleType) -> tuple[Any, Any]:
@@ -232,11 +242,7 @@ def test_the_bench_on_postgresql(tmp_path: Path, postgres_url: str) -> None:
 
 
 def test_two_nodes_behind_nginx_lose_no_action_when_one_is_killed(tmp_path: Path, postgres_url: str) -> None:
-    if NGINX is None:  # scripts/test installs it; skipped only outside CI, as the PostgreSQL tests are
-        message = "nginx is not installed (apt-get install -y nginx; scripts/test does)"
-        if os.environ.get("CI"):
-            pytest.fail(f"CI runs the nginx test: {message}")
-        pytest.skip(message)
+    needs_nginx()
     figures = run_bench(tmp_path, "--tables", "2", "--database-url", postgres_url, "--nodes", "2",
                         "--lease-seconds", "1", "--kill-node-after", "1")
     check_figures(figures, 2, kill=True)
