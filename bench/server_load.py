@@ -20,9 +20,15 @@ again only if the state after reconnecting shows the table still waiting for it.
 ``--kill-node-after S`` the node that owns the most tables (``table_owners``) is killed with
 SIGKILL S seconds into the load; each of its tables must go on within the lease + 5 s.
 
+With ``--event`` the simulated people are players of the daily duplicate event instead, each
+playing its first ``--boards`` boards one after another, each board a table as above (one hand,
+the event's bots at the daily event's level, ``--bot-level`` setting it on the server), and the
+checks go on to the event's plays, results and standings (``server_load_events.py``).
+
 Run:  python bench/server_load.py [--tables 200] [--hands 1] [--bot-delay 1.0] [--think 0.5,1.5]
           [--bot-level basic] [--bot-workers N] [--database-url postgresql://...]
           [--nodes 2 [--kill-node-after 20] [--lease-seconds 10]] [--report out.json]
+      python bench/server_load.py --event [--players 500] [--boards 2] [--bot-level hard] [--nodes 2 ...]
 """
 
 from __future__ import annotations
@@ -160,7 +166,7 @@ class Client:
     errors: list[str] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)  # connections a node closed at once (4404, 4403)
     retried: int = 0  # actions refused as "unavailable" (not stored) and sent again
-    drops: int = 0  # connections that failed or dropped before the game was over for this client
+    drops: list[str] = field(default_factory=list)  # why each connection failed or dropped before the end
     upstreams: list[str] = field(default_factory=list)  # the node each connection reached (nginx)
     finished: bool = False
 
@@ -200,6 +206,7 @@ class Person:
         failing_since: float | None = None
         backoff = 0.1
         while True:
+            reason = "closed"
             try:
                 async with websockets.connect(self.url, additional_headers={"Cookie": self.client.cookie},
                                               max_size=2**22, open_timeout=5, proxy=None) as ws:
@@ -208,15 +215,17 @@ class Person:
                     if await self.converse(ws):
                         return
             except websockets.ConnectionClosed as closed:
-                if closed.rcvd is not None and closed.rcvd.code in REFUSING_CODES:
-                    self.client.refusals.append(f"{closed.rcvd.code} {closed.rcvd.reason}")
-            except (OSError, TimeoutError, websockets.InvalidHandshake):
-                pass
+                code = closed.rcvd.code if closed.rcvd is not None else None
+                reason = f"closed {code}"
+                if code in REFUSING_CODES:
+                    self.client.refusals.append(f"{code} {closed.rcvd.reason if closed.rcvd else ''}")
+            except (OSError, TimeoutError, websockets.InvalidHandshake) as failed:
+                reason = type(failed).__name__
             finally:
                 self.ws = None
             if self.done:
                 return
-            self.client.drops += 1
+            self.client.drops.append(reason)
             now = time.perf_counter()
             failing_since = failing_since or now
             if now - failing_since > self.give_up:
@@ -756,7 +765,9 @@ def summarise(args: argparse.Namespace, clients: list[Client], stored: Stored, w
         "ack_latency_s": spread(x for c in clients for x in c.latencies),
         "bot_delay_over_pacing_s": spread(delays), "bot_moves_skipped": skipped,
         "errors": errors, "refusals": refusals, "retried": sum(c.retried for c in clients),
-        "drops": sum(c.drops for c in clients), "acks_lost_but_stored": sum(len(c.inferred_versions) for c in clients),
+        "drops": sum(len(c.drops) for c in clients),
+        "drop_reasons": dict(Counter(reason for c in clients for reason in c.drops)),
+        "acks_lost_but_stored": sum(len(c.inferred_versions) for c in clients),
         "connections_per_node": dict(Counter(by_address.get(u, u) for c in clients for u in c.upstreams)),
         "problems": stored.problems, "kill": None,
     }
@@ -794,7 +805,7 @@ def print_report(args: argparse.Namespace, report: dict[str, Any], headline: str
     ack = report["ack_latency_s"]
     if ack:
         print(f"people's actions acknowledged: {ack['count']}; latency action to ack: p50 {ack['median'] * 1000:.1f} "
-              f"ms, p99 {ack['p99'] * 1000:.1f} ms, max {ack['max'] * 1000:.1f} ms")
+              f"ms, p90 {ack['p90'] * 1000:.1f} ms, p99 {ack['p99'] * 1000:.1f} ms, max {ack['max'] * 1000:.1f} ms")
     late = report["bot_delay_over_pacing_s"]
     if late:
         print(f"bot moves timed: {late['count']} (skipped: {report['bot_moves_skipped']}); delay over the pacing: "
@@ -805,6 +816,10 @@ def print_report(args: argparse.Namespace, report: dict[str, Any], headline: str
         print(f"WebSocket connections per node: {spread_text}; dropped or failed: {report['drops']}; "
               f"refused by a node: {len(report['refusals'])}; acks lost but the action stored: "
               f"{report['acks_lost_but_stored']}; actions retried after 'unavailable': {report['retried']}")
+    if report["drops"] and not args.nginx:
+        print(f"WebSocket connections dropped or failed: {report['drops']}")
+    if report["drops"]:
+        print("  why: " + ", ".join(f"{reason} {count}" for reason, count in sorted(report["drop_reasons"].items())))
     if report["tables_per_node"]:
         print("tables per node at the start (table_owners): "
               + ", ".join(f"{node} {count}" for node, count in report["tables_per_node"].items()))

@@ -10,6 +10,7 @@ import asyncio
 import json
 import random
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -204,6 +205,17 @@ def test_a_stale_refusal_of_an_action_sent_again_means_the_first_was_taken(bench
         assert fresh.client.inferred_versions == [] and fresh.client.errors == ["stale: moved on"]
 
     asyncio.run(scenario())
+
+
+def test_a_connection_that_fails_is_counted_with_why_until_the_person_gives_up(bench: ModuleType) -> None:
+    with socket.socket() as closed:  # a port nobody listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    person = bench.Person(bench.Client("t1"), f"ws://127.0.0.1:{port}/ws/tables/t1", (0.0, 0.0), random.Random(1),
+                          stall=5.0, give_up=0.3)
+    asyncio.run(person.play())
+    assert person.client.drops and set(person.client.drops) == {"ConnectionRefusedError"}
+    assert person.client.errors == ["could not reconnect for 0.3 s"]
 
 
 def run_bench(tmp_path: Path, *options: str) -> dict[str, Any]:
