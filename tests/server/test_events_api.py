@@ -162,6 +162,7 @@ def test_six_players_four_boards_scored_against_the_field(client: TestClient) ->
             replay = use(client, players[0] if number != 3 else players[2]).get(
                 "/api/games/" + row["replay"].removeprefix("/replay/"))
             assert replay.status_code == 200, replay.text
+            assert replay.json()["event"] == {"id": eid, "board": number} and replay.json()["unrated"] == "event"
     standings = use(client, players[0]).get(f"/api/events/{eid}").json()["standings"]
     for row in standings:
         assert row["boards"] == len(percents[row["name"]])
