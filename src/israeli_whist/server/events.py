@@ -222,11 +222,11 @@ def event_json(row: EventRow, viewer: int | None, plays: list[PlayRow]) -> dict[
               for user, score in score_field(field).items()}  # by (board, player): key is (event, board, seat)
     players = len({p.user_id for p in plays})
     played = sum(1 for p in mine.values() if p.status == FINISHED)
-    boards = []
+    boards, players_at_table = [], _players(row)
     for number in range(1, row.boards + 1):
         play = mine.get(number)
         score = None if play is None else scored.get((number, play.user_id))
-        boards.append({"number": number, "dealer": board_first_dealer(number, _players(row)),
+        boards.append({"number": number, "dealer": board_first_dealer(number, players_at_table),
                        "seat": PLAYER_SEAT if play is None else play.seat,
                        "status": "open" if play is None else ("played" if play.status == FINISHED else "playing"),
                        "table": None if play is None else play.table_id,
