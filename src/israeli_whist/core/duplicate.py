@@ -17,6 +17,7 @@ against the field, everyone else who held the same cards in the same seat.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
@@ -28,6 +29,7 @@ from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.match import Match
 
 Player = TypeVar("Player", bound=Hashable)
+Field = TypeVar("Field", bound=Hashable)  # what tells one field from another (board and seat)
 
 ALONE_PERCENT = 50.0  # a result with no other in its field
 
@@ -42,16 +44,16 @@ class FieldScore:
 
 def score_field(points: Mapping[Player, float]) -> dict[Player, FieldScore]:
     """Every result of one board and seat against the others: ``points`` by player."""
-    values = list(points.values())
-    count = len(values)
-    average = math.fsum(values) / count if count else 0.0
+    ordered = sorted(points.values())  # a daily event's field is hundreds: counted by bisection
+    count = len(ordered)
+    average = math.fsum(ordered) / count if count else 0.0
     scored = {}
     for player, own in points.items():
         if count == 1:
             percent = ALONE_PERCENT
         else:
-            beaten = sum(1 for other in values if other < own)
-            tied = sum(1 for other in values if other == own) - 1  # not itself
+            beaten = bisect.bisect_left(ordered, own)
+            tied = bisect.bisect_right(ordered, own) - beaten - 1  # not itself
             percent = 100.0 * (beaten + tied / 2) / (count - 1)
         scored[player] = FieldScore(own, percent, own - average, count)
     return scored
@@ -65,8 +67,8 @@ class Standing:
     above_average: float  # total points above the field
 
 
-def standings(results: Mapping[tuple[int, int], Mapping[Player, float]]) -> list[Standing]:
-    """An event's standings from its results: by (board number, seat), each player's points."""
+def standings(results: Mapping[Field, Mapping[Player, float]]) -> list[Standing]:
+    """An event's standings from its results: by field (board and seat), each player's points."""
     percents: dict[Hashable, list[float]] = defaultdict(list)
     above: dict[Hashable, float] = defaultdict(float)
     for field in results.values():
@@ -100,8 +102,12 @@ def board_bot_seed(event_seed: str, number: int, seat: int, step: int) -> str:
 def board_game(name: str, preset: str | None, options: Mapping[str, Any], number: int) -> HandGame:
     """Board ``number``'s rules: the event's, as a game of one hand (``WholeGame.board_options``).
     Raises ``RulesError`` for rules that make no one-hand game (Classic Whist's rubbers)."""
-    game = make_game(name, preset, options)
-    return make_game(name, preset, {**options, **game.board_options(number)})
+    return make_game(name, preset, board_options(name, preset, options, number))
+
+
+def board_options(name: str, preset: str | None, options: Mapping[str, Any], number: int) -> dict[str, Any]:
+    """The rule options of board ``number``'s one-hand game: the event's, and what makes it one hand."""
+    return {**options, **make_game(name, preset, options).board_options(number)}
 
 
 def board_first_dealer(number: int, players: int) -> int:
