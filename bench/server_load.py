@@ -69,6 +69,7 @@ from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.match import Match
 from israeli_whist.server.db import make_engine
 from israeli_whist.server.live import HAND_OVER_DELAYS, TRICK_OVER_DELAYS
+from israeli_whist.server.settings import EVENT_LEVELS
 
 # The server's WebSocket close codes that refuse a table: no such table (on this node), private.
 REFUSING_CODES = {4404, 4403}
@@ -891,6 +892,8 @@ def parse_arguments() -> argparse.Namespace:
         parser.error("--event runs without --kill-node-after and --compare-nodes")
     if args.event and (args.players < 1 or args.boards < 1):
         parser.error("--event needs --players and --boards of 1 or more")
+    if args.event and args.bot_level not in (None, *EVENT_LEVELS):
+        parser.error(f"an event's bots are {', '.join(EVENT_LEVELS)} (whist serve --daily-level), not {args.bot_level}")
     if not args.event and args.bot_level is None:
         args.bot_level = "basic"
     args.nginx = args.nginx or args.nodes > 1
