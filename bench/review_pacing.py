@@ -40,7 +40,7 @@ from israeli_whist.core.match import Match
 from israeli_whist.core.views import seat_view
 from israeli_whist.server.db import SeatRow, Store, TableRow
 from israeli_whist.server.settings import ServerSettings
-from server_load import NO_PROXY, free_port, pause_after, spread, stop, wait_for_health
+from server_load import NO_PROXY, cpu_seconds_by_niceness, free_port, pause_after, spread, stop, wait_for_health
 
 GAME_HANDS = 12
 
@@ -99,23 +99,6 @@ async def watch(base_ws: str, watched: Watched, delay: float, stop_at: asyncio.E
             watched.pause_next = pause_after(message, watched.hands_seen)
             watched.hands_seen = len(message["score"]["hands"])
             watched.last_at, watched.last_version = now, message["version"]
-
-
-def cpu_seconds_by_niceness(parent: int) -> dict[int, float]:
-    """CPU seconds used so far by ``parent``'s child processes, by their niceness (Linux's /proc):
-    the bot workers run at 10, the analysis workers at 19 (``israeli_whist.server.workers``)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    found: dict[int, float] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # gone meanwhile
-            continue
-        # After the command's name: state, ppid, ..., utime (12th), stime (13th), ..., nice (17th).
-        if int(fields[1]) == parent:
-            nice = int(fields[16])
-            found[nice] = found.get(nice, 0.0) + (int(fields[11]) + int(fields[12])) / tick
-    return found
 
 
 def call(base: str, method: str, path: str, body: dict[str, Any] | None = None, cookie: str = "") -> Any:

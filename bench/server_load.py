@@ -28,7 +28,7 @@ checks go on to the event's plays, results and standings (``server_load_events.p
 Run:  python bench/server_load.py [--tables 200] [--hands 1] [--bot-delay 1.0] [--think 0.5,1.5]
           [--bot-level basic] [--bot-workers N] [--database-url postgresql://...]
           [--nodes 2 [--kill-node-after 20] [--lease-seconds 10]] [--report out.json]
-      python bench/server_load.py --event [--players 500] [--boards 2] [--bot-level hard] [--nodes 2 ...]
+      python bench/server_load.py --event [--players 500] [--boards 2] [--ramp 0] [--bot-level hard] [--nodes 2 ...]
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ import os
 import pwd
 import random
 import re
+import resource
 import secrets
 import shutil
 import signal
@@ -477,6 +478,37 @@ class Node:
         return f"127.0.0.1:{self.port}"
 
 
+def cpu_seconds_by_niceness(parent: int) -> dict[int, float]:
+    """CPU seconds used so far by ``parent``'s child processes, by their niceness (Linux's /proc):
+    the bot workers run at 10, the analysis workers at 19 (``israeli_whist.server.workers``)."""
+    found: dict[int, float] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        fields = stat_fields(stat)
+        if fields is not None and int(fields[1]) == parent:
+            nice = int(fields[16])
+            found[nice] = found.get(nice, 0.0) + cpu_seconds_in(fields)
+    return found
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds used so far by the process ``pid`` itself (0 if it is gone)."""
+    fields = stat_fields(Path(f"/proc/{pid}/stat"))
+    return 0.0 if fields is None else cpu_seconds_in(fields)
+
+
+def stat_fields(stat: Path) -> list[str] | None:
+    """A process's /proc stat line after its command's name: state, ppid, ..., utime (12th), stime
+    (13th), ..., nice (17th); None if it is gone."""
+    try:
+        return stat.read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+def cpu_seconds_in(fields: list[str]) -> float:
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -686,12 +718,14 @@ def run_once(args: argparse.Namespace) -> dict[str, Any]:
     with serving(args) as served:
         clients = set_up(served.base, args.tables, args.hands, args.bot_level)
         owners = table_owners(served.engine, [c.table_id for c in clients]) or {}
-        wall, kill = asyncio.run(run_clients(clients, served.ws_base, args, served.nodes, served.engine))
+        with Usage(served) as usage:
+            wall, kill = asyncio.run(run_clients(clients, served.ws_base, args, served.nodes, served.engine))
         served.stop()
         game = make_game("israeli", None, {"hands": args.hands})
         stored = verify(served.engine, clients, lambda client: game)
     report = summarise(args, clients, stored, wall, kill, served.nodes)
     report["tables_per_node"] = dict(sorted(Counter(owners.values()).items()))
+    report.update(usage.figures())
     print_report(args, report)
     return report
 
@@ -713,12 +747,46 @@ class Served:
     def ws_base(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds used so far by this process (the clients) and by each node, its web process and
+        its bot workers apart."""
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        used = {"clients": own.ru_utime + own.ru_stime}
+        for node in self.nodes:
+            used[f"{node.name} web"] = cpu_seconds(node.process.pid)
+            used[f"{node.name} workers"] = sum(cpu_seconds_by_niceness(node.process.pid).values())
+        return used
+
     def stop(self) -> None:
         """Stop nginx and the nodes (again: nothing), so that the database holds all they wrote."""
         if self.proxy is not None:
             stop(self.proxy)
         for node in self.nodes:
             stop(node.process)
+
+
+class Usage:
+    """What the machine gave a run, measured over a ``with`` block: the CPU seconds of the clients and
+    of each node (``Served.cpu``), and the load average before and after (the cores are shared)."""
+
+    def __init__(self, served: Served) -> None:
+        self.served = served
+        self.before: dict[str, float] = {}
+        self.after: dict[str, float] = {}
+        self.load: list[float] = []
+
+    def __enter__(self) -> Usage:
+        self.before, self.load = self.served.cpu(), [os.getloadavg()[0]]
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self.after = self.served.cpu()
+        self.load.append(os.getloadavg()[0])
+
+    def figures(self) -> dict[str, Any]:
+        return {"cpu_s": {name: round(max(0.0, used - self.before.get(name, 0.0)), 1)  # a killed node: 0
+                          for name, used in self.after.items()},
+                "cores": os.cpu_count(), "load_average_before_after": self.load}
 
 
 @contextlib.contextmanager
@@ -827,6 +895,11 @@ def print_report(args: argparse.Namespace, report: dict[str, Any], headline: str
     kill = report["kill"]
     if kill is not None:
         print_kill(kill)
+    if "cpu_s" in report:
+        used = ", ".join(f"{name} {seconds:g}" for name, seconds in report["cpu_s"].items())
+        before, after = report["load_average_before_after"]
+        print(f"CPU seconds used over the load: {used}; {report['cores']} cores, shared: the load average "
+              f"{before:.2f} before, {after:.2f} after")
     print(f"errors returned to clients: {len(report['errors'])}")
     for error in report["errors"][:5]:
         print("  " + error)
@@ -859,6 +932,8 @@ def parse_arguments() -> argparse.Namespace:
                         help="players on the daily duplicate event's boards instead of tables (server_load_events.py)")
     parser.add_argument("--players", type=int, default=500, help="with --event: the players at once")
     parser.add_argument("--boards", type=int, default=2, help="with --event: the boards each player plays")
+    parser.add_argument("--ramp", type=float, default=0.0, metavar="S",
+                        help="with --event: the players come one after another over S seconds (default: all at once)")
     parser.add_argument("--bot-workers", type=int, default=None,
                         help="whist serve --bot-workers (left out: serve's default, one per core; 0: threads)")
     parser.add_argument("--think", default="0.5,1.5", help="a person's think time range, seconds")
@@ -890,8 +965,8 @@ def parse_arguments() -> argparse.Namespace:
         parser.error("--compare-nodes compares 1 node with --nodes 2 or more")
     if args.event and (args.kill_node_after is not None or args.compare_nodes):
         parser.error("--event runs without --kill-node-after and --compare-nodes")
-    if args.event and (args.players < 1 or args.boards < 1):
-        parser.error("--event needs --players and --boards of 1 or more")
+    if args.event and (args.players < 1 or args.boards < 1 or args.ramp < 0):
+        parser.error("--event needs --players and --boards of 1 or more, and --ramp of 0 or more")
     if args.event and args.bot_level not in (None, *EVENT_LEVELS):
         parser.error(f"an event's bots are {', '.join(EVENT_LEVELS)} (whist serve --daily-level), not {args.bot_level}")
     if not args.event and args.bot_level is None:

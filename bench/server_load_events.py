@@ -35,6 +35,7 @@ from server_load import (  # bench/ is on the path
     Client,
     Reply,
     Served,
+    Usage,
     call,
     person_at,
     print_report,
@@ -80,7 +81,9 @@ def refused(reply: Reply, what: str) -> str:
 
 
 async def play_event(player: Player, served: Served, args: argparse.Namespace) -> None:
-    """The player's day: the daily event, then its boards one after another."""
+    """The player's day: the daily event, then its boards one after another. With ``--ramp S`` the
+    players come one after another over S seconds, evenly, rather than all in the same instant."""
+    await asyncio.sleep(args.ramp * player.number / args.players)
     daily = await ask(served.base, "GET", "/api/events/daily", player.cookie)
     if daily.status != 200:
         player.errors.append(refused(daily, "the daily event"))
@@ -235,7 +238,8 @@ def run_event(args: argparse.Namespace) -> dict[str, Any]:
     """One run of ``--players`` on the daily event's first ``--boards`` boards, on fresh nodes; its
     report (printed too)."""
     with serving(args) as served:
-        players, wall = asyncio.run(play_all(served, args))
+        with Usage(served) as usage:
+            players, wall = asyncio.run(play_all(served, args))
         events = Counter(p.event.get("id") for p in players)
         event = players[0].event
         problems = [f"the players got {len(events)} daily events: {dict(events)}"] if len(events) != 1 else []
@@ -262,12 +266,13 @@ def run_event(args: argparse.Namespace) -> dict[str, Any]:
     if args.nodes > 1 and not elsewhere:
         problems.append("no board's results were read on another node than the one that played it")
     report = summarise(args, clients, stored, wall, None, served.nodes)
-    report.update({"event": event.get("id"), "players": args.players, "boards": args.boards,
+    report.update({"event": event.get("id"), "players": args.players, "boards": args.boards, "ramp_s": args.ramp,
                    "bot_level": event.get("bot_level"), "boards_played": len(clients), "results_read": len(read),
                    "results_read_on_another_node": elsewhere, "event_problems": problems,
-                   "tables_per_node": tables_per_node(served, players)})
+                   "tables_per_node": tables_per_node(served, players), **usage.figures()})
     report["failed"] = bool(report["failed"] or problems)
-    headline = (f"players at once: {args.players} on the daily event {event.get('id')} ({event.get('game')}), "
+    arriving = f"coming over {args.ramp:g} s" if args.ramp else "all starting at once"
+    headline = (f"players: {args.players} on the daily event {event.get('id')} ({event.get('game')}), {arriving}, "
                 f"{args.boards} boards each, 3 {event.get('bot_level')} bots a board; {setup_line(args, report)}")
     print_report(args, report, headline)
     print(f"boards played: {len(clients)}; results read with the player's line: {len(read)}"
