@@ -540,8 +540,13 @@ def start_node(name: str, folder: Path, database_url: str, args: argparse.Namesp
         command += ["--bot-workers", str(args.bot_workers)]
     if args.event and args.bot_level is not None:
         command += ["--daily-level", args.bot_level]
+    niceness = args.node_niceness
+
+    def prioritised() -> None:  # in the child, before it runs the node; its bot workers go 10 below it
+        os.setpriority(os.PRIO_PROCESS, 0, niceness)
+
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=(folder / f"{name}.log").open("wb"),
-                               start_new_session=True)
+                               start_new_session=True, preexec_fn=prioritised if niceness else None)
     return Node(name, port, process)
 
 
@@ -828,7 +833,7 @@ def summarise(args: argparse.Namespace, clients: list[Client], stored: Stored, w
     refusals = [r for c in clients for r in c.refusals]
     report: dict[str, Any] = {
         "tables": len(clients), "hands": args.hands, "bot_level": args.bot_level, "bot_delay": args.bot_delay,
-        "bot_workers": args.bot_workers, "nodes": args.nodes, "nginx": args.nginx,
+        "bot_workers": args.bot_workers, "nodes": args.nodes, "nginx": args.nginx, "node_niceness": args.node_niceness,
         "database": "postgresql" if (args.database_url or "").startswith("postgresql") else "sqlite",
         "wall_s": wall, "actions": stored.actions, "actions_per_s": stored.actions / wall,
         "ack_latency_s": spread(x for c in clients for x in c.latencies),
@@ -861,6 +866,8 @@ def setup_line(args: argparse.Namespace, report: dict[str, Any]) -> str:
     low, high = args.think_range
     workers = "serve's default" if args.bot_workers is None else args.bot_workers
     where = f"{args.nodes} node(s) behind nginx" if args.nginx else "1 node, no proxy"
+    if args.node_niceness:
+        where += f", at niceness {args.node_niceness}"
     return (f"bot delay {args.bot_delay:g} s, think {low:g}-{high:g} s; bot workers: {workers}; "
             f"{report['database']}; {where}")
 
@@ -948,6 +955,9 @@ def parse_arguments() -> argparse.Namespace:
                         help="SIGKILL the node owning the most tables S seconds into the load")
     parser.add_argument("--lease-seconds", type=float, default=10.0,
                         help="whist serve --lease-seconds; a killed node's tables must go on within it + 5 s")
+    parser.add_argument("--node-niceness", type=int, default=0, metavar="N",
+                        help="run the nodes at this niceness (-20..19; below 0 needs root): on cores shared with "
+                             "other work, -5 gives them the share a server of their own would have")
     parser.add_argument("--stall-timeout", type=float, default=60.0,
                         help="a client gives up after this many seconds without a message")
     parser.add_argument("--seed", type=int, default=1)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -56,6 +57,8 @@ class Board:
     number: int
     client: Client  # its table, as the person played it
     played_on: str  # the node that answered the play request (and so plays the table)
+    started: float  # time.perf_counter() when the player asked to play it
+    ended: float = math.inf  # ... when the player saw its end
     results_on: str = ""  # the node that answered the results request
     line: dict[str, Any] | None = None  # the player's own line in the board's results
 
@@ -99,15 +102,16 @@ async def play_event(player: Player, served: Served, args: argparse.Namespace) -
 
 async def play_board(player: Player, number: int, served: Served, args: argparse.Namespace) -> bool:
     """Board ``number`` from its play request to its results; False if the player cannot go on."""
-    event = player.event["id"]
+    event, asked_at = player.event["id"], time.perf_counter()
     started = await ask(served.base, "POST", f"/api/events/{event}/boards/{number}/play", player.cookie,
                         {"invite": None})
     if started.status not in (200, 201) or started.body.get("board") != number or started.body.get("seat") != 0:
         player.errors.append(refused(started, f"playing board {number}"))
         return False
-    board = Board(number, Client(started.body["table"], player.cookie), started.upstream)
+    board = Board(number, Client(started.body["table"], player.cookie), started.upstream, asked_at)
     player.boards.append(board)
     await person_at(board.client, served.ws_base, args, f"{args.seed}/{player.number}/{number}").play()
+    board.ended = time.perf_counter()
     if not board.client.finished:
         return False  # the table's own errors say why
     results = await ask(served.base, "GET", f"/api/events/{event}/boards/{number}", player.cookie)
@@ -226,6 +230,23 @@ def check_points(players: list[Player], totals: dict[str, tuple[int, ...]]) -> l
             and board.line["points"] != totals[board.client.table_id][0]]
 
 
+def most_at_once(players: list[Player]) -> int:
+    """The most players at a board at one time, from asking to play it to seeing its end.
+
+    >>> one, two = Player(0, "", 1), Player(1, "", 2)
+    >>> one.boards = [Board(1, Client(), "", 0.0, 10.0), Board(2, Client(), "", 11.0, 20.0)]
+    >>> two.boards = [Board(1, Client(), "", 10.5, 15.0)]
+    >>> most_at_once([one, two])
+    2
+    """
+    changes = sorted((at, step) for p in players for b in p.boards for at, step in ((b.started, 1), (b.ended, -1)))
+    playing = most = 0
+    for _, step in changes:  # an end before a start at the same instant
+        playing += step
+        most = max(most, playing)
+    return most
+
+
 def tables_per_node(served: Served, players: list[Player]) -> dict[str, int]:
     """The boards' tables by the node that answered their play request (and plays them)."""
     names = {node.address: node.name for node in served.nodes}
@@ -267,6 +288,7 @@ def run_event(args: argparse.Namespace) -> dict[str, Any]:
         problems.append("no board's results were read on another node than the one that played it")
     report = summarise(args, clients, stored, wall, None, served.nodes)
     report.update({"event": event.get("id"), "players": args.players, "boards": args.boards, "ramp_s": args.ramp,
+                   "most_at_once": most_at_once(players),
                    "bot_level": event.get("bot_level"), "boards_played": len(clients), "results_read": len(read),
                    "results_read_on_another_node": elsewhere, "event_problems": problems,
                    "tables_per_node": tables_per_node(served, players), **usage.figures()})
@@ -275,7 +297,8 @@ def run_event(args: argparse.Namespace) -> dict[str, Any]:
     headline = (f"players: {args.players} on the daily event {event.get('id')} ({event.get('game')}), {arriving}, "
                 f"{args.boards} boards each, 3 {event.get('bot_level')} bots a board; {setup_line(args, report)}")
     print_report(args, report, headline)
-    print(f"boards played: {len(clients)}; results read with the player's line: {len(read)}"
+    print(f"boards played: {len(clients)}, by {report['most_at_once']} players at once at the most; "
+          f"results read with the player's line: {len(read)}"
           + (f", {elsewhere} of them on another node than the board's" if args.nodes > 1 else ""))
     print(f"event problems (plays, results, standings, points): {len(problems)}")
     for problem in problems[:10]:

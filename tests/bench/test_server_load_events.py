@@ -4,6 +4,7 @@ bench itself at a tiny size (SQLite, then two nodes behind nginx on PostgreSQL).
 
 from __future__ import annotations
 
+import doctest
 import json
 import subprocess
 import sys
@@ -83,8 +84,8 @@ def test_the_standings_fail_with_a_player_missing_or_a_row_scored_otherwise(even
 
 def test_a_players_line_must_hold_the_points_their_tables_actions_replay_to(events: ModuleType) -> None:
     player = events.Player(0, "cookie", 7)
-    player.boards = [events.Board(1, events.Client("t1"), "direct", "direct", {"points": 42}),
-                     events.Board(2, events.Client("t2"), "direct", "direct", {"points": -13})]
+    player.boards = [events.Board(1, events.Client("t1"), "direct", 0.0, line={"points": 42}),
+                     events.Board(2, events.Client("t2"), "direct", 0.0, line={"points": -13})]
     assert events.check_points([player], {"t1": (42, 0, 1, 2), "t2": (-13, 5, 5, 5)}) == []
     assert events.check_points([player], {"t1": (42, 0, 1, 2), "t2": (13, 5, 5, 5)}) == [
         "t2: the results say -13 points, the replay 13"]
@@ -123,3 +124,11 @@ def test_the_event_bench_on_two_nodes_reads_every_board_on_both(tmp_path: Path, 
     # Every node answered the standings and every board's results (check_nodes): each board was
     # played on one of them, so each was read on a node that did not play it.
     assert set(figures["connections_per_node"]) == {"node1", "node2"}
+
+
+def test_the_examples_in_the_benchs_docstrings_hold(events: ModuleType) -> None:
+    """bench/ is not among pytest's doctest paths: the examples of the load bench's two files run here
+    (the most players at once, the bots' lateness, the percentiles)."""
+    for module in (events, load_bench("server_load")):
+        failed, tried = doctest.testmod(module)
+        assert tried and not failed, module.__name__
