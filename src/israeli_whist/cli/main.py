@@ -1,4 +1,4 @@
-"""The ``whist`` command: play, rules, check, analyze, serve, tournament, selfplay, train."""
+"""The ``whist`` command: play, rules, check, analyze, serve, tournament, selfplay, train, event."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from israeli_whist.cli.analyze import run_analyze
 from israeli_whist.cli.check import run_check
 from israeli_whist.cli.errors import WhistGroup, cannot_run
 from israeli_whist.cli.errors import usage_error as refuse
+from israeli_whist.cli.event import event_app
 from israeli_whist.cli.options import PresetOption, RuleOptions, build_game, default_bot_level
 from israeli_whist.cli.play import TerminalGame
 from israeli_whist.cli.review import DEALS_RANGE, DEFAULT_REVIEW, PAR_PLAYOUTS_RANGE, review_settings, run_review
@@ -148,7 +149,7 @@ def play(
     if watch and shown_as == View.plain:
         raise typer.Exit(watch_game(match, seats, console, save))
     if not watch:
-        console.print(f"{hand_game.title}: {seats.names[seats.human]} against {len(seats.bots)} {level} bots.",
+        console.print(f"{hand_game.title}: {seats.names[seats.human]} against {hand_game.players - 1} {level} bots.",
                       markup=False)
     if shown_as == View.table:  # watched there too: the same table, seen from no seat
         raise typer.Exit(play_full_screen(match, seats, console, save, delay, hints))
@@ -331,6 +332,7 @@ def serve(
 app.command()(tournament)
 app.command()(selfplay)
 app.command()(train)
+app.add_typer(event_app)
 
 
 def main() -> None:

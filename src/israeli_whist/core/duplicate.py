@@ -92,6 +92,13 @@ def decision_seed(table_seed: str, seat: int, step: int) -> str:
     return f"{table_seed}/bot/{seat}/{step}"
 
 
+def actions_taken(match: Match) -> int:
+    """The step of ``decision_seed``: the actions taken so far in the game, a deal thrown in
+    (everyone passed) and dealt again counted with the rest, as a table numbers its actions."""
+    finished = sum(len(result.final.history) for result in match.results)
+    return finished if match.over else finished + len(match.hand.history)
+
+
 def board_bot_seed(event_seed: str, number: int, seat: int, step: int) -> str:
     """``decision_seed`` on board ``number`` of an event: the same play gets the same answers."""
     return decision_seed(board_seed(event_seed, number), seat, step)

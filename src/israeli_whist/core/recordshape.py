@@ -220,7 +220,7 @@ def check_shape(record: object) -> RecordShape:
     for name in REQUIRED_FIELDS:
         if name not in record:
             raise RecordError(f"The record has no {name!r} field")
-    game = _check_game(record)
+    game = check_rules(record)
     seed = record["seed"]
     small_number = is_integer(seed) and -SEED_LIMIT < seed < SEED_LIMIT
     if not (small_number or (isinstance(seed, str) and len(seed) <= MAX_SEED)):
@@ -248,13 +248,14 @@ def check_shape(record: object) -> RecordShape:
     return RecordShape(record, game, seed, first_dealer, names, hands)
 
 
-def _check_game(record: dict[str, Any]) -> HandGame:
-    name = check_text(record["game"], MAX_GAME_NAME, "The record's 'game'")
+def check_rules(record: dict[str, Any], whose: str = "The record's") -> HandGame:
+    """The game of a document's ``game`` and ``rules`` fields (a record's, an event file's)."""
+    name = check_text(record["game"], MAX_GAME_NAME, f"{whose} 'game'")
     rules = record["rules"]
     if not isinstance(rules, dict):
-        raise RecordError(f"The record's 'rules' must be an object, not {quoted(rules)}")
+        raise RecordError(f"{whose} 'rules' must be an object, not {quoted(rules)}")
     for option, value in rules.items():
-        what = f"The record's rule {quoted(option)}"
+        what = f"{whose} rule {quoted(option)}"
         check_text(option, MAX_OPTION_NAME, "The name of a rule")
         if isinstance(value, str):
             check_text(value, MAX_OPTION_TEXT, what)
@@ -289,7 +290,14 @@ def _check_hand(entry: object, index: int, players: int) -> None:
     if "points" in entry:
         check_integers(entry["points"], players, f"{where}: 'points'")
     check_flag(entry, "cancelled", f"{where}: 'cancelled'")
-    actions = check_any_list(entry["actions"], f"{where}: 'actions'")
+    actions = check_actions(entry["actions"], where, players)
+    if "hints" in entry:
+        _check_hints(entry["hints"], actions, where, players)
+
+
+def check_actions(value: object, where: str, players: int) -> list[Any]:
+    """A list of actions as a record writes them, each ``[seat, "text"]``; ``where`` names the list's owner."""
+    actions = check_any_list(value, f"{where}: 'actions'")
     for number, item in enumerate(actions, start=1):
         if not (isinstance(item, list) and len(item) == 2 and is_integer(item[0]) and 0 <= item[0] < players
                 and isinstance(item[1], str)):
@@ -299,8 +307,7 @@ def _check_hand(entry: object, index: int, players: int) -> None:
         if len(text) > MAX_ACTION_TEXT or not is_unicode(text):
             raise RecordError(f"{where}, action {number}, seat {seat}, {quoted(text)}: an action is text of at most "
                               f"{MAX_ACTION_TEXT} characters, in Unicode")
-    if "hints" in entry:
-        _check_hints(entry["hints"], actions, where, players)
+    return actions
 
 
 def _check_hints(hints: object, actions: list[Any], where: str, players: int) -> None:
