@@ -40,6 +40,7 @@ from israeli_whist.core.recordshape import (
     check_any_list,
     check_name,
     check_rules,
+    check_text,
     is_integer,
     read_record_file,
     shown_path,
@@ -131,7 +132,7 @@ def new_event(name: str, game: str, preset: str | None, options: Mapping[str, st
     """An event with no results yet; WhistError says what is wrong with its settings (rules that
     make no board of one hand, such as Classic Whist's rubbers, among them)."""
     rules = make_game(game, preset, options).rules.to_dict()
-    return check_event({"name": name, "game": game, "rules": rules, "seed": seed, "boards": boards,
+    return check_event({"name": normal_name(name), "game": game, "rules": rules, "seed": seed, "boards": boards,
                         "bot_level": bot_level, "results": []})
 
 
@@ -173,10 +174,11 @@ def check_event(document: object, whole: bool = False) -> Event:
     for key in EVENT_FIELDS[2:]:
         if key not in document:
             raise RecordError(f"the event has no {key!r} field")
-    name = check_name(document["name"], "The event's 'name'")
-    seed = check_name(document["seed"], "The event's 'seed'")  # shown as it is, so no control character
-    if not seed.strip():
-        raise RecordError(f"The event's 'seed' must be text of 1 to {MAX_SEED} characters, not {quoted(seed)}")
+    name = kept_name(document["name"], "The event's 'name'")
+    seed = check_text(document["seed"], MAX_SEED, "The event's 'seed'")
+    if not seed.strip() or not seed.isprintable():  # shown as it is: no line break, no bidi control
+        raise RecordError(f"The event's 'seed' must be text of 1 to {MAX_SEED} printable characters, "
+                          f"not {quoted(seed)}")
     rules = check_rules(document, "The event's").rules.to_dict()  # an option left out takes its default
     boards = document["boards"]
     if not (is_integer(boards) and 1 <= boards <= MAX_BOARDS):
@@ -198,6 +200,18 @@ def check_event(document: object, whole: bool = False) -> Event:
     return event
 
 
+def kept_name(value: object, what: str) -> str:
+    """A name as ``core.names.normal_name`` keeps it: a player's, the event's."""
+    name = check_name(value, what)
+    try:
+        kept = normal_name(name)
+    except WhistError as error:
+        raise RecordError(f"{what}: {error}") from None
+    if kept != name:
+        raise RecordError(f"{what} {quoted(name)} is not written as a name is kept ({quoted(kept)})")
+    return name
+
+
 def check_result(event: Event, entry: object, index: int) -> BoardResult:
     """One result of ``event``: its fields, then its board replayed from its actions."""
     where = f"Result {index}"
@@ -209,13 +223,7 @@ def check_result(event: Event, entry: object, index: int) -> BoardResult:
     for key in RESULT_FIELDS:
         if key not in entry:
             raise RecordError(f"{where} has no {key!r} field")
-    player = check_name(entry["player"], f"{where}: 'player'")
-    try:
-        if normal_name(player) != player:
-            raise RecordError(f"{where}: 'player' {quoted(player)} is not written as a name is kept "
-                              f"({quoted(normal_name(player))})")
-    except WhistError as error:
-        raise RecordError(f"{where}: 'player': {error}") from None
+    player = kept_name(entry["player"], f"{where}: 'player'")
     number = entry["board"]
     if not (is_integer(number) and 1 <= number <= event.boards):
         raise RecordError(f"{where}: 'board' must be a board of the event, 1 to {event.boards}, not {quoted(number)}")
