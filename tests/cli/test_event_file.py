@@ -1,5 +1,5 @@
 """The event file is untrusted input: any JSON value in any field, numbers of any size, any Unicode, a
-result that does not replay, gets one clear line (``EventFileError``, exit code 2) and never a traceback;
+result that does not replay, gets one clear line (``EventFileError``, exit status 1) and never a traceback;
 and a write cut short leaves the file as it was."""
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ def test_the_command_refuses_a_bad_file_in_one_line(folder: Path, valid: dict[st
     path = write(folder / "bad.json", valid)
     for args in (["standings", str(path)], ["play", str(path), "--player", "Ben"]):
         result = CliRunner().invoke(app, ["event", *args])
-        assert result.exit_code == 2
+        assert result.exit_code == 1
         assert result.output.startswith("Error: ") and result.output.count("\n") == 1, result.output
         assert "'points' must be a whole number" in result.output and "Traceback" not in result.output
 

@@ -13,7 +13,7 @@ from typing import Annotated, NoReturn
 import typer
 from rich.console import Console
 
-from israeli_whist.cli.errors import WhistGroup, usage_error
+from israeli_whist.cli.errors import WhistGroup, cannot_run, usage_error
 from israeli_whist.cli.eventfile import EVENT_LEVELS, MAX_BOARDS, Event, load_event, new_event, save_event
 from israeli_whist.cli.eventplay import play_board
 from israeli_whist.cli.eventstandings import field_table, standings_json, standings_table
@@ -42,11 +42,13 @@ def refuse(message: str, command: str) -> NoReturn:
     usage_error(message, f"whist event {command}")
 
 
-def read_event(file: Path, command: str) -> Event:
+def read_event(file: Path) -> Event:
+    """The event in ``file``; a file that is no event stops the command (exit status 1, as for a record
+    that ``whist check`` refuses)."""
     try:
         return load_event(file)
     except WhistError as error:
-        refuse(str(error), command)
+        cannot_run(str(error))
 
 
 def check_board(event: Event, number: int | None, command: str) -> None:
@@ -107,7 +109,7 @@ def play(
         player = normal_name(player)
     except WhistError as error:
         refuse(f"--player: {error}", "play")
-    event = read_event(file, "play")
+    event = read_event(file)
     check_board(event, board, "play")
     if board is None:
         board = event.next_board(player)
@@ -119,8 +121,8 @@ def play(
         import readline  # noqa: F401  (line editing and history for input(); only where there is a terminal)
     try:
         code = play_board(file, event, player, board, Console(highlight=False), input)
-    except WhistError as error:
-        refuse(str(error), "play")
+    except WhistError as error:  # the file, read again to record the board, is no longer the event
+        cannot_run(str(error))
     except KeyboardInterrupt:  # while the result is written: the file is whole, with it or without it
         typer.echo("Interrupted.", err=True)
         code = 130
@@ -136,7 +138,7 @@ def standings(
     """The event's standings: each player's mean matchpoint percentage over the boards they played (the
     share of the board's field they beat, ties half) and their points above the field; or with --board N,
     that board's field: each player's points, percentage, contract and tricks."""
-    event = read_event(file, "standings")
+    event = read_event(file)
     check_board(event, board, "standings")
     if as_json:
         typer.echo(json.dumps(standings_json(event, board), ensure_ascii=False))
