@@ -14,10 +14,11 @@ import typer
 from rich.console import Console
 
 from israeli_whist.cli.errors import WhistGroup, cannot_run, usage_error
-from israeli_whist.cli.eventfile import EVENT_LEVELS, MAX_BOARDS, Event, load_event, new_event, save_event
+from israeli_whist.cli.eventfile import Event, load_event, new_event, save_event
 from israeli_whist.cli.eventplay import play_board
 from israeli_whist.cli.eventstandings import field_table, standings_json, standings_table
 from israeli_whist.cli.options import GameOption, PresetOption, RuleOptions, parse_options
+from israeli_whist.core.duplicate import EVENT_LEVELS, MAX_BOARDS
 from israeli_whist.core.errors import WhistError
 from israeli_whist.core.names import normal_name
 from israeli_whist.core.recordshape import shown_path
@@ -32,8 +33,8 @@ event_app = typer.Typer(
     context_settings={"max_content_width": 200},
 )
 
-BotLevel = StrEnum("BotLevel", {name: name for name in EVENT_LEVELS})  # type: ignore[misc]  # from the file's levels
-HARD = BotLevel("hard")
+EventLevel = StrEnum("EventLevel", {name: name for name in EVENT_LEVELS})  # type: ignore[misc]  # from core.duplicate
+HARD = EventLevel("hard")
 EventFile = Annotated[Path, typer.Argument(metavar="FILE", help="The event file (JSON).")]
 BoardOption = Annotated[int | None, typer.Option(min=1, max=MAX_BOARDS, help="The board's number, from 1.")]
 
@@ -65,7 +66,7 @@ def create(
     preset: PresetOption = None,
     option: RuleOptions = None,
     boards: Annotated[int, typer.Option(min=1, max=MAX_BOARDS, help="How many boards (deals of one hand).")] = 8,
-    bot_level: Annotated[BotLevel, typer.Option(
+    bot_level: Annotated[EventLevel, typer.Option(
         help="The bots in the other seats; each level plays the same for the same seed on any machine.")] = HARD,
     name: Annotated[str | None, typer.Option(help="The event's name (default: the file's name).")] = None,
 ) -> None:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from israeli_whist.core.actions import parse_action
-from israeli_whist.core.duplicate import board_game, board_match, board_seed
+from israeli_whist.core.duplicate import EVENT_LEVELS, MAX_BOARDS, PLAYER_SEAT, board_game, board_match, board_seed
 from israeli_whist.core.errors import RecordError, WhistError, quoted
 from israeli_whist.core.games import make_game
 from israeli_whist.core.handgame import HandGame
@@ -48,11 +48,6 @@ from israeli_whist.core.recordshape import (
 
 FORMAT = "whist-event"
 VERSION = 1
-# The levels of the web app's events: each plays the same for the same seed on any machine, so the
-# same play of a board gets the same answers (``expert`` thinks for a time and would not).
-EVENT_LEVELS = ("easy", "medium", "hard")
-MAX_BOARDS = 24  # as the web app's events
-PERSON_SEAT = 0  # the person plays every board in the first seat, bots in the others (as on the server)
 
 EVENT_FIELDS = ("format", "version", "name", "game", "rules", "seed", "boards", "bot_level", "results")
 RESULT_FIELDS = ("player", "board", "seat", "points", "contract", "tricks", "actions")
@@ -227,8 +222,8 @@ def check_result(event: Event, entry: object, index: int) -> BoardResult:
     number = entry["board"]
     if not (is_integer(number) and 1 <= number <= event.boards):
         raise RecordError(f"{where}: 'board' must be a board of the event, 1 to {event.boards}, not {quoted(number)}")
-    if entry["seat"] != PERSON_SEAT or not is_integer(entry["seat"]):
-        raise RecordError(f"{where}: 'seat' must be {PERSON_SEAT}, where a player sits at every board, "
+    if entry["seat"] != PLAYER_SEAT or not is_integer(entry["seat"]):
+        raise RecordError(f"{where}: 'seat' must be {PLAYER_SEAT}, where a player sits at every board, "
                           f"not {quoted(entry['seat'])}")
     for key in ("points", "tricks"):
         if not is_integer(entry[key]):
@@ -237,8 +232,8 @@ def check_result(event: Event, entry: object, index: int) -> BoardResult:
         raise RecordError(f"{where}: 'contract' must be a whole number or null, not {quoted(entry['contract'])}")
     match = event.board_match(number)
     actions = tuple((seat, text) for seat, text in check_actions(entry["actions"], where, match.game.players))
-    replayed = result_of(replay_board(match, actions, where), player, number, PERSON_SEAT, actions)
-    stated = BoardResult(player, number, PERSON_SEAT, entry["points"], entry["contract"], entry["tricks"], actions)
+    replayed = result_of(replay_board(match, actions, where), player, number, PLAYER_SEAT, actions)
+    stated = BoardResult(player, number, PLAYER_SEAT, entry["points"], entry["contract"], entry["tricks"], actions)
     for key in ("points", "contract", "tricks"):
         if getattr(stated, key) != getattr(replayed, key):
             raise RecordError(f"{where}: {key!r} {quoted(entry[key])} does not match the board replayed from its "

@@ -15,19 +15,12 @@ from pathlib import Path
 from rich.console import Console
 
 from israeli_whist.bots.matches.boardbots import board_bots
-from israeli_whist.cli.eventfile import (
-    PERSON_SEAT,
-    BoardResult,
-    Event,
-    EventFileError,
-    load_event,
-    result_of,
-    save_event,
-)
+from israeli_whist.cli.eventfile import BoardResult, Event, EventFileError, load_event, result_of, save_event
 from israeli_whist.cli.eventstandings import field_table
 from israeli_whist.cli.play import Reader, TerminalGame
 from israeli_whist.cli.session import Seats, make_seats
 from israeli_whist.core.actions import action_name
+from israeli_whist.core.duplicate import PLAYER_SEAT
 from israeli_whist.core.match import Match
 from israeli_whist.core.records import seats_and_actions
 
@@ -41,8 +34,8 @@ class BoardGame(TerminalGame):
 def board_seats(event: Event, match: Match, number: int, player: str) -> Seats:
     """``player`` in the first seat, and the event's bots, seeded for each decision, in the others."""
     seats = make_seats(match, event.bot_level, 0, player)  # its bots give way to the board's
-    assert seats.human == PERSON_SEAT  # no game an event plays cuts for seats
-    others = frozenset(range(match.game.players)) - {PERSON_SEAT}
+    assert seats.human == PLAYER_SEAT  # no game an event plays cuts for seats
+    others = frozenset(range(match.game.players)) - {PLAYER_SEAT}
     return replace(seats, bots=board_bots(event.bot_level, event.table_seed(number), others))
 
 
@@ -64,7 +57,7 @@ def play_board(path: Path, event: Event, player: str, number: int, console: Cons
     if not game.match.over:
         console.print(f"Board {number} is not recorded: {player} may play it again.", markup=False)
         return code
-    result = result_of(game.match, player, number, PERSON_SEAT, board_actions(game.match))
+    result = result_of(game.match, player, number, PLAYER_SEAT, board_actions(game.match))
     recorded = record_result(path, event, result)
     console.print(f"\nBoard {number} recorded for {player}.", markup=False)
     console.print(field_table(recorded, number))

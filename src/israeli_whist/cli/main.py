@@ -18,7 +18,7 @@ from israeli_whist.cli.analyze import run_analyze
 from israeli_whist.cli.check import run_check
 from israeli_whist.cli.errors import WhistGroup, cannot_run
 from israeli_whist.cli.errors import usage_error as refuse
-from israeli_whist.cli.event import event_app
+from israeli_whist.cli.event import EventLevel, event_app
 from israeli_whist.cli.options import PresetOption, RuleOptions, build_game, default_bot_level
 from israeli_whist.cli.play import TerminalGame
 from israeli_whist.cli.review import DEALS_RANGE, DEFAULT_REVIEW, PAR_PLAYOUTS_RANGE, review_settings, run_review
@@ -33,7 +33,7 @@ from israeli_whist.core.errors import WhistError
 from israeli_whist.core.games import GAMES
 from israeli_whist.core.match import Match
 from israeli_whist.core.names import normal_name
-from israeli_whist.server.settings import EVENT_LEVELS, LOG_LEVELS, RateLimits, ServerSettings, allowed_origins
+from israeli_whist.server.settings import LOG_LEVELS, RateLimits, ServerSettings, allowed_origins
 
 app = typer.Typer(
     name="whist",
@@ -59,7 +59,6 @@ class View(StrEnum):
 
 LogLevel = StrEnum("LogLevel", {name: name for name in LOG_LEVELS})  # type: ignore[misc]  # from the settings
 INFO = LogLevel("info")
-EventLevel = StrEnum("EventLevel", {name: name for name in EVENT_LEVELS})  # type: ignore[misc]  # from the settings
 DAILY_LEVEL = EventLevel(ServerSettings.daily_bot_level)
 MAX_BOT_WORKERS = 512  # processes: more is a typo, and would start that many
 MAX_DELAY = 60.0  # seconds between the bots' moves at the card table

@@ -31,6 +31,12 @@ Player = TypeVar("Player", bound=Hashable)
 Field = TypeVar("Field", bound=Hashable)  # what tells one field from another (board and seat)
 
 ALONE_PERCENT = 50.0  # a result with no other in its field
+# What an event against bots is, in the web app and in ``whist event``'s files alike: the bots it may
+# have, those whose answers do not depend on the machine's speed (the expert's time budget does), so
+# that everyone's board meets the same play; its number of boards; the seat a player takes on each.
+EVENT_LEVELS = ("easy", "medium", "hard")
+MAX_BOARDS = 24
+PLAYER_SEAT = 0
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,9 @@ from sqlalchemy.exc import IntegrityError
 
 from israeli_whist.core.cards import hand_name
 from israeli_whist.core.duplicate import (
+    EVENT_LEVELS,
+    MAX_BOARDS,
+    PLAYER_SEAT,
     board_first_dealer,
     board_game,
     board_match,
@@ -53,10 +56,7 @@ from israeli_whist.server.hub import Hub, TableRequest, TableRequestError
 from israeli_whist.server.live import LiveTable
 from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replies import Refused
-from israeli_whist.server.settings import EVENT_LEVELS
 
-PLAYER_SEAT: Final = 0  # a player's seat on every board of an event against bots
-MAX_BOARDS: Final = 24
 MAX_HOURS: Final = 720  # thirty days
 
 
