@@ -38,6 +38,7 @@ from israeli_whist.core.recordshape import (
     MAX_SEED,
     check_actions,
     check_any_list,
+    check_fields,
     check_name,
     check_rules,
     check_text,
@@ -163,12 +164,7 @@ def check_event(document: object, whole: bool = False) -> Event:
         if not is_integer(document.get("version")) or document["version"] != VERSION:
             raise RecordError(f"unsupported event file version {quoted(document.get('version'))}; this program "
                               f"reads version {VERSION}")
-    for key in document:
-        if key not in EVENT_FIELDS:
-            raise RecordError(f"the event has an unknown field {quoted(key)}")
-    for key in EVENT_FIELDS[2:]:
-        if key not in document:
-            raise RecordError(f"the event has no {key!r} field")
+    check_fields(document, "The event", EVENT_FIELDS, EVENT_FIELDS[2:])  # the format and version were checked
     name = kept_name(document["name"], "The event's 'name'")
     seed = check_text(document["seed"], MAX_SEED, "The event's 'seed'")
     if not seed.strip() or not seed.isprintable():  # shown as it is: no line break, no bidi control
@@ -207,17 +203,10 @@ def kept_name(value: object, what: str) -> str:
     return name
 
 
-def check_result(event: Event, entry: object, index: int) -> BoardResult:
+def check_result(event: Event, value: object, index: int) -> BoardResult:
     """One result of ``event``: its fields, then its board replayed from its actions."""
     where = f"Result {index}"
-    if not isinstance(entry, dict):
-        raise RecordError(f"{where} must be a JSON object, not {quoted(entry)}")
-    for key in entry:
-        if key not in RESULT_FIELDS:
-            raise RecordError(f"{where} has an unknown field {quoted(key)}")
-    for key in RESULT_FIELDS:
-        if key not in entry:
-            raise RecordError(f"{where} has no {key!r} field")
+    entry = check_fields(value, where, RESULT_FIELDS, RESULT_FIELDS)
     player = kept_name(entry["player"], f"{where}: 'player'")
     number = entry["board"]
     if not (is_integer(number) and 1 <= number <= event.boards):

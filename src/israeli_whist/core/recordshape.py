@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -267,15 +268,23 @@ def check_rules(record: dict[str, Any], whose: str = "The record's") -> HandGame
         raise RecordError(f"Bad rules: {error}") from None
 
 
-def _check_hand(entry: object, index: int, players: int) -> None:
-    where = f"Hand {index}"
-    if not isinstance(entry, dict):
-        raise RecordError(f"{where} must be a JSON object, not {quoted(entry)}")
-    for key in entry:
-        if key not in HAND_FIELDS:
+def check_fields(value: object, where: str, known: Sequence[str], required: Sequence[str] = ()) -> dict[str, Any]:
+    """A JSON object with no key but the ``known`` ones (a misspelt optional field would otherwise go
+    unchecked), and every one of the ``required``; ``where`` names it in messages."""
+    if not isinstance(value, dict):
+        raise RecordError(f"{where} must be a JSON object, not {quoted(value)}")
+    for key in value:
+        if key not in known:
             raise RecordError(f"{where} has an unknown field {quoted(key)}")
-    if "actions" not in entry:
-        raise RecordError(f"{where} has no 'actions' field")
+    for key in required:
+        if key not in value:
+            raise RecordError(f"{where} has no {key!r} field")
+    return value
+
+
+def _check_hand(value: object, index: int, players: int) -> None:
+    where = f"Hand {index}"
+    entry = check_fields(value, where, HAND_FIELDS, ("actions",))
     if "number" in entry and not (is_integer(entry["number"]) and entry["number"] == index):
         raise RecordError(f"{where}: 'number' must be {index} (hands are numbered in order, cancelled ones "
                           f"included), not {quoted(entry['number'])}")
