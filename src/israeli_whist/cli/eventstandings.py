@@ -11,9 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from israeli_whist.cli.eventfile import Event
-from israeli_whist.core.duplicate import score_field, standings
-
-DECIMALS = 2  # of the percentages and averages in the JSON: a person reads them, a program compares them
+from israeli_whist.core.duplicate import SHOWN_DECIMALS, places, score_field, standings
 
 
 @dataclass(frozen=True)
@@ -39,18 +37,9 @@ def standing_rows(event: Event) -> list[StandingRow]:
     fields: dict[tuple[int, int], dict[str, float]] = {}
     for result in event.results:
         fields.setdefault((result.board, result.seat), {})[result.player] = result.points
-    rows: list[StandingRow] = []
-    for index, row in enumerate(standings(fields)):
-        level = bool(rows) and _level(rows[-1], row.percent, row.above_average)
-        place = rows[-1].place if level else index + 1
-        rows.append(StandingRow(place, str(row.player), row.boards, row.percent, row.above_average))
-    return rows
-
-
-def _level(before: StandingRow, percent: float, above: float) -> bool:
-    """Level with the row before: the same to the decimals shown, as sums taken in another order may differ."""
-    return (round(before.percent, DECIMALS), round(before.above_average, DECIMALS)) == \
-        (round(percent, DECIMALS), round(above, DECIMALS))
+    rows = standings(fields)
+    return [StandingRow(place, str(row.player), row.boards, row.percent, row.above_average)
+            for place, row in zip(places(rows), rows, strict=True)]
 
 
 def field_rows(event: Event, number: int) -> list[FieldRow]:
@@ -109,10 +98,10 @@ def standings_json(event: Event, number: int | None = None) -> dict[str, Any]:
     if number is None:
         return {"event": about, "standings": [
             {"place": row.place, "player": row.player, "boards": row.boards,
-             "percent": round(row.percent, DECIMALS), "above_average": round(row.above_average, DECIMALS)}
+             "percent": round(row.percent, SHOWN_DECIMALS), "above_average": round(row.above_average, SHOWN_DECIMALS)}
             for row in standing_rows(event)]}
     rows = field_rows(event, number)
     return {"event": about, "board": number, "field": [
-        {"player": row.player, "points": row.points, "percent": round(row.percent, DECIMALS),
-         "above_average": round(row.above_average, DECIMALS), "contract": row.contract, "tricks": row.tricks}
+        {"player": row.player, "points": row.points, "percent": round(row.percent, SHOWN_DECIMALS),
+         "above_average": round(row.above_average, SHOWN_DECIMALS), "contract": row.contract, "tricks": row.tricks}
         for row in rows]}

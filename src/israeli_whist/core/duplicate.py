@@ -37,6 +37,7 @@ ALONE_PERCENT = 50.0  # a result with no other in its field
 EVENT_LEVELS = ("easy", "medium", "hard")
 MAX_BOARDS = 24
 PLAYER_SEAT = 0
+SHOWN_DECIMALS = 2  # of a percentage or points above the field, as the pages and the terminal show them
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,21 @@ def standings(results: Mapping[Field, Mapping[Player, float]]) -> list[Standing]
     rows = [Standing(player, len(found), math.fsum(found) / len(found), above[player])
             for player, found in percents.items()]
     return sorted(rows, key=lambda row: (-row.percent, -row.above_average, str(row.player)))
+
+
+def places(rows: Sequence[Standing], decimals: int = SHOWN_DECIMALS) -> list[int]:
+    """Each row's place in ``standings``: players level on both measures to the ``decimals`` shown
+    share a place (sums taken in another order may differ in their last bits), the next one after
+    them is placed by its row (1, 2, 2, 4)."""
+    found: list[int] = []
+    for index, row in enumerate(rows):
+        level = index > 0 and _shown(rows[index - 1], decimals) == _shown(row, decimals)
+        found.append(found[-1] if level else index + 1)
+    return found
+
+
+def _shown(row: Standing, decimals: int) -> tuple[float, float]:
+    return round(row.percent, decimals), round(row.above_average, decimals)
 
 
 def board_seed(event_seed: str, number: int) -> str:

@@ -30,11 +30,13 @@ from israeli_whist.core.duplicate import (
     EVENT_LEVELS,
     MAX_BOARDS,
     PLAYER_SEAT,
+    SHOWN_DECIMALS,
     board_first_dealer,
     board_game,
     board_match,
     board_options,
     board_seed,
+    places,
     score_field,
     standings,
 )
@@ -172,14 +174,12 @@ def fields_of(plays: list[PlayRow]) -> dict[tuple[str, int, int], dict[int, floa
 def standings_json(plays: list[PlayRow]) -> list[dict[str, Any]]:
     names = {p.user_id: p.name for p in plays}
     rows = standings(fields_of(plays))
-    shown, place = [], 0
-    for index, row in enumerate(rows):
-        before = rows[index - 1] if index else None
-        if before is None or (before.percent, before.above_average) != (row.percent, row.above_average):
-            place = index + 1
+    shown = []
+    for place, row in zip(places(rows), rows, strict=True):
         assert isinstance(row.player, int)
         shown.append({"place": place, "user": row.player, "name": names[row.player], "boards": row.boards,
-                      "percent": round(row.percent, 2), "above_average": round(row.above_average, 2)})
+                      "percent": round(row.percent, SHOWN_DECIMALS),
+                      "above_average": round(row.above_average, SHOWN_DECIMALS)})
     return shown
 
 
