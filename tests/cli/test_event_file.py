@@ -8,7 +8,9 @@ import copy
 import io
 import json
 import os
+import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -20,16 +22,20 @@ from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
 
+from israeli_whist.cli import eventplay
 from israeli_whist.cli.eventfile import (
     EVENT_FIELDS,
     RESULT_FIELDS,
+    BoardResult,
     Event,
     EventFileError,
+    check_event,
+    check_result,
     load_event,
     new_event,
     save_event,
 )
-from israeli_whist.cli.eventplay import play_board
+from israeli_whist.cli.eventplay import play_board, record_result
 from israeli_whist.cli.main import app
 
 Answer = Callable[[str], str]
@@ -53,6 +59,11 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def valid(folder: Path, answer: Answer) -> dict[str, Any]:
     return copy.deepcopy(played_event(folder, answer))
+
+
+def played_result(document: dict[str, Any]) -> BoardResult:
+    """The first result of an event's JSON, as read."""
+    return check_result(check_event({**document, "results": []}, whole=True), document["results"][0], 1)
 
 
 def write(path: Path, document: object) -> Path:
@@ -191,3 +202,20 @@ def test_a_file_keeps_its_permissions(tmp_path: Path, valid: dict[str, Any]) -> 
     save_event(load_event(path), path)
     assert path.stat().st_mode & 0o777 == 0o640
     assert json.loads(path.read_text(encoding="utf-8")) == valid  # written back as it was read
+
+
+def test_results_recorded_at_the_same_moment_are_all_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          valid: dict[str, Any]) -> None:
+    """Eight players' boards recorded at once (each write made slow, so that they overlap): every
+    one is in the file, none written over by another's copy of the file as it was before."""
+    path = write(tmp_path / "club.json", {**valid, "results": []})
+    event, ann = load_event(path), played_result(valid)
+    def save_slowly(*args: Any) -> None:
+        time.sleep(0.05)
+        save_event(*args)
+
+    monkeypatch.setattr(eventplay, "save_event", save_slowly)
+    names = [f"Player {n}" for n in range(8)]
+    with ThreadPoolExecutor(len(names)) as pool:
+        list(pool.map(lambda name: record_result(path, event, replace(ann, player=name)), names))
+    assert sorted(r.player for r in load_event(path).results) == names

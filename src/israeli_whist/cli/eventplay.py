@@ -9,6 +9,9 @@ the end of the input) records nothing, and the file keeps what it held.
 
 from __future__ import annotations
 
+import contextlib
+import os
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -67,15 +70,39 @@ def play_board(path: Path, event: Event, player: str, number: int, console: Cons
 def record_result(path: Path, played: Event, result: BoardResult) -> Event:
     """Add ``result`` to the file as it is now (others may have recorded boards meanwhile); the event
     as written. EventFileError if the file is no longer that event, or holds the board already."""
-    current = load_event(path)
-    if not current.same_event(played):
-        raise EventFileError(f"{path} changed while the board was played: it is no longer the same event, "
-                             "so the board is not recorded")
-    if current.played(result.player, result.board):
-        raise EventFileError(f"{result.player} has played board {result.board} already (recorded meanwhile)")
-    recorded = current.with_result(result)
-    try:
-        save_event(recorded, path)
-    except OSError as error:
-        raise EventFileError(f"Cannot write {path}: {error.strerror or error}") from None
+    with folder_lock(path.parent):  # another player's board recorded at the same moment waits its turn
+        current = load_event(path)
+        if not current.same_event(played):
+            raise EventFileError(f"{path} changed while the board was played: it is no longer the same event, "
+                                 "so the board is not recorded")
+        if current.played(result.player, result.board):
+            raise EventFileError(f"{result.player} has played board {result.board} already (recorded meanwhile)")
+        recorded = current.with_result(result)
+        try:
+            save_event(recorded, path)
+        except OSError as error:
+            raise EventFileError(f"Cannot write {path}: {error.strerror or error}") from None
     return recorded
+
+
+@contextlib.contextmanager
+def folder_lock(folder: Path) -> Iterator[None]:
+    """Hold the folder's lock (``flock``, advisory: every ``whist event play`` asks for it) while the
+    file is read and written again, so that two results recorded at once are both kept. The folder,
+    not the file, is locked: the file is replaced by a new one at each write. Where there is no
+    ``flock`` (Windows) or the folder cannot be opened, nothing is locked."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(handle)  # and with it the lock
