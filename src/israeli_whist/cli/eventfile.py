@@ -114,8 +114,8 @@ class Event:
         return replace(self, results=(*self.results, result))
 
     def same_event(self, other: Event) -> bool:
-        """The same boards and bots (the results aside): a result of one stands in the other."""
-        return replace(self, results=()) == replace(other, results=())
+        """The same boards and bots (its name and results aside): a result of one stands in the other."""
+        return replace(self, name="", results=()) == replace(other, name="", results=())
 
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": VERSION, "name": self.name, "game": self.game, "rules": dict(self.rules),
@@ -183,12 +183,15 @@ def check_event(document: object, whole: bool = False) -> Event:
             event.board_game(number)
     except WhistError:  # what the game says (Classic Whist: "use --option target=N") would not help here
         raise RecordError(f"{event.title} is not played in boards of one hand, so it makes no event") from None
+    results: list[BoardResult] = []
+    played: set[tuple[str, int]] = set()
     for index, entry in enumerate(check_any_list(document["results"], "The event's 'results'"), start=1):
         result = check_result(event, entry, index)
-        if event.played(result.player, result.board):
+        if (result.player, result.board) in played:
             raise RecordError(f"Result {index}: {result.player} played board {result.board} twice")
-        event = event.with_result(result)
-    return event
+        played.add((result.player, result.board))
+        results.append(result)
+    return replace(event, results=tuple(results))
 
 
 def kept_name(value: object, what: str) -> str:
