@@ -73,7 +73,7 @@ def create(
     """Write a new event file: its boards' rules and seed, its bots, and no results yet.
 
     Each board is one hand of the game (Israeli Whist or Whistiti; Classic Whist is played in rubbers, so
-    it makes no board). Board N is dealt by seat N-1, round the table.
+    it makes no board). Board 1 is dealt by the first seat, board 2 by the second, and so on round the table.
     """
     if file.exists():
         refuse(f"{shown_path(file)} exists: an event file is never written over (choose another name)", "create")
