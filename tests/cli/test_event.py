@@ -215,6 +215,19 @@ def test_a_file_that_cannot_be_read_stops_the_command(runner: CliRunner, tmp_pat
         assert result.output == f"Error: Cannot read {tmp_path / 'none.json'}: No such file or directory\n"
 
 
+def test_names_are_shown_as_they_are_never_as_markup(runner: CliRunner, monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path, answer: Answer) -> None:
+    path = tmp_path / "club.json"
+    create(runner, path, "--name", "a[/]b [bold]c")
+    played = play(runner, monkeypatch, path, "x[/]y [red]", answer)
+    assert played.exit_code == 0, played.output
+    assert "Board 1 recorded for x[/]y [red]." in played.output and "a[/]b [bold]c: board 1" in played.output
+    for extra in ([], ["--board", "1"]):
+        shown = runner.invoke(app, ["event", "standings", str(path), *extra])
+        assert shown.exit_code == 0, shown.output
+        assert "a[/]b [bold]c: " in shown.output and "x[/]y [red]" in shown.output
+
+
 def test_standings_before_any_board(runner: CliRunner, tmp_path: Path) -> None:
     path = tmp_path / "club.json"
     create(runner, path)

@@ -62,7 +62,8 @@ def _above(value: float) -> Text:
 
 
 def standings_table(event: Event) -> Table:
-    table = Table(title=f"{event.name}: standings", title_justify="left", show_edge=False,
+    # Names are Text, never markup: a name like "a[/]b" is shown as it is.
+    table = Table(title=Text(f"{event.name}: standings"), title_justify="left", show_edge=False,
                   caption=f"{event.title}, {event.boards} boards against {event.bot_level} bots; "
                           "% of the field beaten on each board (ties half), and points above its average",
                   caption_justify="left")
@@ -77,7 +78,7 @@ def standings_table(event: Event) -> Table:
 def field_table(event: Event, number: int) -> Table:
     rows = field_rows(event, number)
     average = sum(row.points for row in rows) / len(rows) if rows else 0.0
-    table = Table(title=f"{event.name}: board {number}", title_justify="left", show_edge=False,
+    table = Table(title=Text(f"{event.name}: board {number}"), title_justify="left", show_edge=False,
                   caption=f"{len(rows)} played it; the field's average {average:+.1f} points",
                   caption_justify="left")
     contracts = event.board_game(number).rules.traits.contracts
