@@ -219,3 +219,20 @@ def test_results_recorded_at_the_same_moment_are_all_kept(tmp_path: Path, monkey
     with ThreadPoolExecutor(len(names)) as pool:
         list(pool.map(lambda name: record_result(path, event, replace(ann, player=name)), names))
     assert sorted(r.player for r in load_event(path).results) == names
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(player=st.text(st.characters(exclude_categories=()), min_size=1, max_size=40),
+       name=st.text(st.characters(exclude_categories=()), min_size=1, max_size=40))
+def test_any_name_a_file_takes_is_shown(folder: Path, valid: dict[str, Any], player: str, name: str) -> None:
+    """Whatever names the file holds (any Unicode its reader lets through), the tables show them."""
+    document = copy.deepcopy(valid)
+    document["name"], document["results"][0]["player"] = name, player
+    path = write(folder / "names.json", document)
+    try:
+        load_event(path)
+    except EventFileError:
+        return  # a name that is no name: refused in one line (above)
+    for extra in ([], ["--board", "1"]):
+        shown = CliRunner().invoke(app, ["event", "standings", str(path), *extra])
+        assert shown.exit_code == 0, shown.output
