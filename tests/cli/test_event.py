@@ -19,6 +19,7 @@ from israeli_whist.cli.eventplay import board_actions
 from israeli_whist.cli.main import app
 from israeli_whist.core.actions import PASS, Phase, parse_action
 from israeli_whist.core.duplicate import actions_taken, board_seed, decision_seed
+from israeli_whist.core.records import load_record, replay
 from israeli_whist.core.views import seat_view
 
 Answer = Callable[[str], str]
@@ -130,6 +131,23 @@ def test_the_bots_answer_as_a_fresh_bot_seeded_for_each_decision(runner: CliRunn
     assert match.hand.dealer == 1  # board 2 is dealt by the second seat
 
 
+def test_a_board_played_is_written_as_a_game_record(runner: CliRunner, monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path, answer: Answer) -> None:
+    path, saved = tmp_path / "club.json", tmp_path / "board.json"
+    create(runner, path)
+    assert play(runner, monkeypatch, path, "Ann", answer, "--board", "2").exit_code == 0
+    result = runner.invoke(app, ["event", "record", str(path), "--player", "Ann", "--board", "2", "--save", str(saved)])
+    assert result.exit_code == 0, result.output
+    checked = replay(load_record(saved))  # what whist check does
+    board = load_event(path).results[0]
+    assert checked.complete and checked.players == ["Ann", "Bot 2", "Bot 3", "Bot 4"]
+    assert checked.match.totals[0] == board.points and checked.match.results[0].final.dealer == 1
+    assert runner.invoke(app, ["check", str(saved)]).exit_code == 0
+    unplayed = runner.invoke(app, ["event", "record", str(path), "--player", "Ann", "--board", "1", "--save",
+                                   str(saved)])
+    assert unplayed.exit_code == 2 and "Ann has not played board 1" in unplayed.output
+
+
 def test_a_board_is_played_once(runner: CliRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                 answer: Answer) -> None:
     path = tmp_path / "club.json"
@@ -187,10 +205,10 @@ def test_a_whistiti_event_deals_each_board_its_size(runner: CliRunner, monkeypat
     (["create", "{path}", "--seed", "s"], "exists: an event file is never written over"),
     (["create", "{path}.new", "--seed", "s", "--boards", "25"], "--boards"),
     (["create", "{path}.new", "--seed", "s", "--bot-level", "expert"], "--bot-level"),
-    (["create", "{path}.new", "--seed", "a\u202eb"], "The event's 'seed' must be text of 1 to 100 printable"),
+    (["create", "{path}.new", "--seed", "a\u202eb"], "The event's 'seed' must be text of 1 to 91 printable"),
     (["create", "{path}.new", "--seed", "s", "--name", "a\u202eb"], "A name may not hold an invisible"),
     (["create", "{path}.new", "--seed", "s", "--option", "nt_minimum=99"], "nt_minimum"),
-    (["create", "{path}.new", "--seed", " "], "The event's 'seed' must be text of 1 to 100 printable"),
+    (["create", "{path}.new", "--seed", " "], "The event's 'seed' must be text of 1 to 91 printable"),
     (["play", "{path}", "--player", "A\u202eB"], "--player"),
     (["play", "{path}", "--player", "Ann", "--board", "3"], "The event has 2 boards: there is no board 3"),
     (["play", "{path}", "--player", "Ann", "--board", "0"], "--board"),

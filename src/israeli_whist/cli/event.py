@@ -1,6 +1,7 @@
 """``whist event``: a duplicate event run from one file, without the web app: ``create`` writes it,
 ``play`` plays a player's boards in the terminal against the event's bots, ``standings`` scores
-them against the field (``israeli_whist.cli.eventfile`` describes the file)."""
+them against the field, ``record`` writes a board as a game record (``israeli_whist.cli.eventfile``
+describes the file)."""
 
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ from rich.console import Console
 
 from israeli_whist.cli.errors import WhistGroup, cannot_run, usage_error
 from israeli_whist.cli.eventfile import Event, load_event, new_event, save_event
-from israeli_whist.cli.eventplay import play_board
+from israeli_whist.cli.eventplay import board_record, play_board
 from israeli_whist.cli.eventstandings import field_table, standings_json, standings_table
 from israeli_whist.cli.options import GameOption, PresetOption, RuleOptions, parse_options
 from israeli_whist.core.duplicate import EVENT_LEVELS, MAX_BOARDS
 from israeli_whist.core.errors import WhistError
 from israeli_whist.core.names import normal_name
+from israeli_whist.core.records import dump_record
 from israeli_whist.core.recordshape import shown_path
 
 event_app = typer.Typer(
@@ -128,6 +130,32 @@ def play(
         typer.echo("Interrupted.", err=True)
         code = 130
     raise typer.Exit(code)
+
+
+@event_app.command()
+def record(
+    file: EventFile,
+    player: Annotated[str, typer.Option(help="Whose board.")],
+    board: Annotated[int, typer.Option(min=1, max=MAX_BOARDS, help="The board's number, from 1.")],
+    save: Annotated[Path, typer.Option(dir_okay=False, help="Write the game record (JSON) to this file.")],
+) -> None:
+    """Write a player's board as a game record, as whist play --save does: for whist check, whist analyze
+    and its --review."""
+    try:
+        player = normal_name(player)
+    except WhistError as error:
+        refuse(f"--player: {error}", "record")
+    event = read_event(file)
+    check_board(event, board, "record")
+    played = [result for result in event.field(board) if result.player == player]
+    if not played:
+        refuse(f"{player} has not played board {board}", "record")
+    try:
+        dump_record(board_record(event, played[0]), save)
+    except OSError as error:
+        refuse(f"Cannot save to {shown_path(save)}: {error.strerror or error}", "record")
+    Console(highlight=False).print(f"Saved {player}'s board {board} to {shown_path(save)} "
+                                   f"(whist analyze {shown_path(save)} --review reviews it).", markup=False)
 
 
 @event_app.command()

@@ -50,6 +50,10 @@ from israeli_whist.core.recordshape import (
 FORMAT = "whist-event"
 VERSION = 1
 
+# A board's game record is seeded with the event's seed and "/board/N" (``core.duplicate.board_seed``),
+# which a record's seed must hold.
+MAX_EVENT_SEED = MAX_SEED - len(f"/board/{MAX_BOARDS}")
+
 EVENT_FIELDS = ("format", "version", "name", "game", "rules", "seed", "boards", "bot_level", "results")
 RESULT_FIELDS = ("player", "board", "seat", "points", "contract", "tricks", "actions")
 
@@ -166,9 +170,9 @@ def check_event(document: object, whole: bool = False) -> Event:
                               f"reads version {VERSION}")
     check_fields(document, "The event", EVENT_FIELDS, EVENT_FIELDS[2:])  # the format and version were checked
     name = kept_name(document["name"], "The event's 'name'")
-    seed = check_text(document["seed"], MAX_SEED, "The event's 'seed'")
+    seed = check_text(document["seed"], MAX_EVENT_SEED, "The event's 'seed'")
     if not seed.strip() or not seed.isprintable():  # shown as it is: no line break, no bidi control
-        raise RecordError(f"The event's 'seed' must be text of 1 to {MAX_SEED} printable characters, "
+        raise RecordError(f"The event's 'seed' must be text of 1 to {MAX_EVENT_SEED} printable characters, "
                           f"not {quoted(seed)}")
     rules = check_rules(document, "The event's").rules.to_dict()  # an option left out takes its default
     boards = document["boards"]

@@ -14,18 +14,27 @@ import os
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
 from israeli_whist.bots.matches.boardbots import board_bots
-from israeli_whist.cli.eventfile import BoardResult, Event, EventFileError, load_event, result_of, save_event
+from israeli_whist.cli.eventfile import (
+    BoardResult,
+    Event,
+    EventFileError,
+    load_event,
+    replay_board,
+    result_of,
+    save_event,
+)
 from israeli_whist.cli.eventstandings import field_table
 from israeli_whist.cli.play import Reader, TerminalGame
 from israeli_whist.cli.session import Seats, make_seats
 from israeli_whist.core.actions import action_name
 from israeli_whist.core.duplicate import PLAYER_SEAT
 from israeli_whist.core.match import Match
-from israeli_whist.core.records import seats_and_actions
+from israeli_whist.core.records import seats_and_actions, to_record
 
 
 class BoardGame(TerminalGame):
@@ -40,6 +49,13 @@ def board_seats(event: Event, match: Match, number: int, player: str) -> Seats:
     assert seats.human == PLAYER_SEAT  # no game an event plays cuts for seats
     others = frozenset(range(match.game.players)) - {PLAYER_SEAT}
     return replace(seats, bots=board_bots(event.bot_level, event.table_seed(number), others))
+
+
+def board_record(event: Event, result: BoardResult) -> dict[str, Any]:
+    """The game record of a board played (``core.records``), for ``whist check``, ``whist analyze``
+    and its review: the player in the first seat, the bots named as at the table."""
+    match = replay_board(event.board_match(result.board), result.actions, f"{result.player}'s board {result.board}")
+    return to_record(match, board_seats(event, match, result.board, result.player).players)
 
 
 def board_actions(match: Match) -> tuple[tuple[int, str], ...]:
