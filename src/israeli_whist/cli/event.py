@@ -19,6 +19,7 @@ from israeli_whist.cli.eventfile import Event, load_event, new_event, save_event
 from israeli_whist.cli.eventplay import board_record, play_board
 from israeli_whist.cli.eventstandings import field_table, standings_json, standings_table
 from israeli_whist.cli.options import GameOption, PresetOption, RuleOptions, parse_options
+from israeli_whist.cli.views import DelayOption, View, ViewOption, default_view
 from israeli_whist.core.duplicate import EVENT_LEVELS, MAX_BOARDS
 from israeli_whist.core.errors import WhistError
 from israeli_whist.core.names import normal_name
@@ -101,12 +102,14 @@ def play(
     file: EventFile,
     player: Annotated[str, typer.Option(help="Your name: each player plays each board once.")],
     board: BoardOption = None,
+    view: ViewOption = None,
+    delay: DelayOption = 0.8,
 ) -> None:
     """Play your next board (or --board N) against the event's bots, in the first seat; the result is
     added to the file when the board is over.
 
-    The prompts are whist play's (type help at any of them). Leaving before the end (quit, Ctrl-C, Ctrl-D)
-    records nothing. Hints are off.
+    The table and the prompts are whist play's (type help at any prompt). Leaving before the end (quit,
+    Ctrl-C, Ctrl-D) records nothing. Hints are off.
     """
     try:
         player = normal_name(player)
@@ -120,10 +123,11 @@ def play(
             refuse(f"{player} has played all {event.boards} boards of the event", "play")
     elif event.played(player, board):
         refuse(f"{player} has played board {board} already: a board is played once", "play")
-    if sys.stdin.isatty():
+    shown_as = view or default_view()
+    if shown_as == View.plain and sys.stdin.isatty():
         import readline  # noqa: F401  (line editing and history for input(); only where there is a terminal)
     try:
-        code = play_board(file, event, player, board, Console(highlight=False), input)
+        code = play_board(file, event, player, board, Console(highlight=False), input, shown_as, delay)
     except WhistError as error:  # the file, read again to record the board, is no longer the event
         cannot_run(str(error))
     except KeyboardInterrupt:  # while the result is written: the file is whole, with it or without it

@@ -31,16 +31,19 @@ from israeli_whist.cli.eventfile import (
 from israeli_whist.cli.eventstandings import field_table
 from israeli_whist.cli.play import Reader, TerminalGame
 from israeli_whist.cli.session import Seats, make_seats
+from israeli_whist.cli.views import View, full_screen
 from israeli_whist.core.actions import action_name
 from israeli_whist.core.duplicate import PLAYER_SEAT
 from israeli_whist.core.match import Match
 from israeli_whist.core.records import seats_and_actions, to_record
 
+NO_HINTS = "Hints are off on an event's boards: everyone plays them on their own."
+
 
 class BoardGame(TerminalGame):
     """``whist play``'s game, for one board of an event: no hints, as on every player's board."""
 
-    no_hints = "Hints are off on an event's boards: everyone plays them on their own."
+    no_hints = NO_HINTS
 
 
 def board_seats(event: Event, match: Match, number: int, player: str) -> Seats:
@@ -64,15 +67,21 @@ def board_actions(match: Match) -> tuple[tuple[int, str], ...]:
                  for seat, action in seats_and_actions(result.final))
 
 
-def play_board(path: Path, event: Event, player: str, number: int, console: Console, read: Reader) -> int:
-    """Play board ``number`` of ``event`` (read from ``path``) as ``player``; record it once it is over.
-    The exit code: 0, or the game's when the player leaves before the end."""
+def play_board(path: Path, event: Event, player: str, number: int, console: Console, read: Reader,
+               view: View = View.plain, delay: float = 0.8) -> int:
+    """Play board ``number`` of ``event`` (read from ``path``) as ``player``, in the plain log (answering
+    with ``read``) or on the full-screen table; record it once it is over. The exit code: 0, or the
+    game's when the player leaves before the end."""
     match = event.board_match(number)
     seats = board_seats(event, match, number, player)
     console.print(f"{event.name}, board {number} of {event.boards}: {event.title}, {player} against "
                   f"{match.game.players - 1} {event.bot_level} bots.", markup=False)
-    game = BoardGame(match, seats, console, read, None, hints=False)
-    code = game.run()
+    game: TerminalGame
+    if view == View.table:
+        game, code = full_screen(match, seats, console, delay, hints=False, no_hints=NO_HINTS)
+    else:
+        game = BoardGame(match, seats, console, read, None, hints=False)
+        code = game.run()
     if not game.match.over:
         console.print(f"Board {number} is not recorded: {player} may play it again.", markup=False)
         return code
