@@ -10,15 +10,12 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 from rich.console import Console
-from server_kit import connect, sign_in, stored_actions, use
-from sqlalchemy import select
+from server_kit import connect, event_seed, sign_in, stored_actions, use
 
 from israeli_whist.cli.eventfile import load_event, new_event, save_event
 from israeli_whist.cli.eventplay import play_board
 from israeli_whist.core.actions import action_name
 from israeli_whist.server.app import create_app
-from israeli_whist.server.db import make_engine
-from israeli_whist.server.eventstore import events
 from israeli_whist.server.settings import ServerSettings
 
 OPTIONS = {"nt_minimum": "6", "frisch_rounds": "1"}  # house rules, which the file writes out whole
@@ -42,13 +39,9 @@ def play_on_server(client: TestClient, settings: ServerSettings) -> tuple[str, l
                 break
             legal = [option["action"] for option in state["view"]["legal"]]
             assert conn.act(random.Random(state["version"]).choice(legal), state["version"])["type"] == "ack"
-    engine = make_engine(settings.database_url)
-    try:
-        with engine.connect() as c:
-            seed = c.execute(select(events.c.seed).where(events.c.id == event["id"])).scalar_one()
-    finally:
-        engine.dispose()
-    return seed, [(seat, action_name(action)) for _, seat, action, _ in stored_actions(settings.database_url, table)]
+    stored = stored_actions(settings.database_url, table)
+    actions = [(seat, action_name(action)) for _, seat, action, _ in stored]
+    return event_seed(settings.database_url, event["id"]), actions
 
 
 def test_the_terminal_meets_the_servers_bots(app_settings: ServerSettings, tmp_path: Path) -> None:

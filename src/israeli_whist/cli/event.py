@@ -60,6 +60,17 @@ def check_board(event: Event, number: int | None, command: str) -> None:
         refuse(f"The event has {event.boards} boards: there is no board {number}", command)
 
 
+def player_of(file: Path, player: str, number: int | None, command: str) -> tuple[str, Event]:
+    """The player's name as it is kept, and the event, which has board ``number``."""
+    try:
+        player = normal_name(player)
+    except WhistError as error:
+        refuse(f"--player: {error}", command)
+    event = read_event(file)
+    check_board(event, number, command)
+    return player, event
+
+
 @event_app.command()
 def create(
     file: EventFile,
@@ -111,12 +122,7 @@ def play(
     The table and the prompts are whist play's (type help at any prompt). Leaving before the end (quit,
     Ctrl-C, Ctrl-D) records nothing. Hints are off.
     """
-    try:
-        player = normal_name(player)
-    except WhistError as error:
-        refuse(f"--player: {error}", "play")
-    event = read_event(file)
-    check_board(event, board, "play")
+    player, event = player_of(file, player, board, "play")
     if board is None:
         board = event.next_board(player)
         if board is None:
@@ -145,12 +151,7 @@ def record(
 ) -> None:
     """Write a player's board as a game record, as whist play --save does: for whist check, whist analyze
     and its --review."""
-    try:
-        player = normal_name(player)
-    except WhistError as error:
-        refuse(f"--player: {error}", "record")
-    event = read_event(file)
-    check_board(event, board, "record")
+    player, event = player_of(file, player, board, "record")
     played = [result for result in event.field(board) if result.player == player]
     if not played:
         refuse(f"{player} has not played board {board}", "record")
