@@ -188,6 +188,15 @@ def test_leaving_mid_board_records_nothing(runner: CliRunner, monkeypatch: pytes
     assert list(tmp_path.iterdir()) == [path]  # no temporary file left behind
 
 
+def test_hints_are_off_on_an_event_board(runner: CliRunner, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path = tmp_path / "club.json"
+    create(runner, path)
+    typed = iter(["hint", "quit"])
+    result = play(runner, monkeypatch, path, "Ann", lambda prompt: next(typed))
+    assert "Hints are off on an event's boards: everyone plays them on their own." in result.output
+    assert "Hint:" not in result.output and result.exit_code == 0
+
+
 def test_a_whistiti_event_deals_each_board_its_size(runner: CliRunner, monkeypatch: pytest.MonkeyPatch,
                                                     tmp_path: Path, answer: Answer) -> None:
     path = tmp_path / "whistiti.json"

@@ -40,12 +40,6 @@ from israeli_whist.core.records import seats_and_actions, to_record
 NO_HINTS = "Hints are off on an event's boards: everyone plays them on their own."
 
 
-class BoardGame(TerminalGame):
-    """``whist play``'s game, for one board of an event: no hints, as on every player's board."""
-
-    no_hints = NO_HINTS
-
-
 def board_seats(event: Event, match: Match, number: int, player: str) -> Seats:
     """``player`` in the first seat, and the event's bots, seeded for each decision, in the others."""
     seats = make_seats(match, event.bot_level, 0, player)  # its bots give way to the board's
@@ -80,7 +74,7 @@ def play_board(path: Path, event: Event, player: str, number: int, console: Cons
     if view == View.table:
         game, code = full_screen(match, seats, console, delay, hints=False, no_hints=NO_HINTS)
     else:
-        game = BoardGame(match, seats, console, read, None, hints=False)
+        game = TerminalGame(match, seats, console, read, None, hints=False, no_hints=NO_HINTS)
         code = game.run()
     if not game.match.over:
         console.print(f"Board {number} is not recorded: {player} may play it again.", markup=False)

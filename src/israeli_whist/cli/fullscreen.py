@@ -289,11 +289,10 @@ class TableGame(TerminalGame):
     def __init__(self, match: Match, seats: Seats, delay: float, hints: bool = True,
                  no_hints: str | None = None) -> None:
         self.app = TableApp(self)
-        if no_hints is not None:  # what a player who asks for a hint is told where hints are off
-            self.no_hints = no_hints
         # Wide enough never to wrap: the log wraps each entry to its own width (LogFile, log_line).
         console = Console(file=LogFile(self.app), width=1000, force_terminal=True, color_system="standard")
-        super().__init__(match, seats, console, self.app.read, None, hints)  # saved by run_full_screen, after the view
+        # saved by run_full_screen, after the view
+        super().__init__(match, seats, console, self.app.read, None, hints, no_hints)
         self.delay = delay
         self.blocks: list[RenderableType] = []  # shown on the board together, until the table is drawn again
 

@@ -50,8 +50,10 @@ class TerminalGame:
     no_hints = "Hints are off in this game (whist play --no-hints)."  # said to a player who asks for one
 
     def __init__(self, match: Match, seats: Seats, console: Console, read: Reader, save: Path | None,
-                 hints: bool = True) -> None:
+                 hints: bool = True, no_hints: str | None = None) -> None:
         self.match = match
+        if no_hints is not None:  # what a player who asks for a hint is told where they are off
+            self.no_hints = no_hints
         self.seats = seats
         self.console = console
         self.read = read
