@@ -216,6 +216,7 @@ def test_a_whistiti_event_deals_each_board_its_size(runner: CliRunner, monkeypat
     (["create", "{path}.new", "--seed", "s", "--bot-level", "expert"], "--bot-level"),
     (["create", "{path}.new", "--seed", "a\u202eb"], "The event's 'seed' must be text of 1 to 91 printable"),
     (["create", "{path}.new", "--seed", "s", "--name", "a\u202eb"], "A name may not hold an invisible"),
+    (["create", "{path}<2>.json", "--seed", "s"], "The event's name 'club.json<2>': A name is written without <"),
     (["create", "{path}.new", "--seed", "s", "--option", "nt_minimum=99"], "nt_minimum"),
     (["create", "{path}.new", "--seed", " "], "The event's 'seed' must be text of 1 to 91 printable"),
     (["play", "{path}", "--player", "A\u202eB"], "--player"),

@@ -132,7 +132,11 @@ def new_event(name: str, game: str, preset: str | None, options: Mapping[str, st
     """An event with no results yet; WhistError says what is wrong with its settings (rules that
     make no board of one hand, such as Classic Whist's rubbers, among them)."""
     rules = make_game(game, preset, options).rules.to_dict()
-    return check_event({"name": normal_name(name), "game": game, "rules": rules, "seed": seed, "boards": boards,
+    try:
+        name = normal_name(name)
+    except WhistError as error:
+        raise RecordError(f"The event's name {quoted(name)}: {error}") from None
+    return check_event({"name": name, "game": game, "rules": rules, "seed": seed, "boards": boards,
                         "bot_level": bot_level, "results": []})
 
 
