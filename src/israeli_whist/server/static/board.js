@@ -60,10 +60,12 @@ whist.ready.then(() => {
       element("span", { text: whist.t("results.average", { average: `\u2066${kit.aboveText(field.average)}\u2069` }) })];
   }
 
+  // The hand's trump: a suit's symbol (or its number, 0 to 3, clubs first), no trump ("NT" or 4), or none.
   function trumpCell(trump) {
-    if (!trump) return "—";
-    if (trump === "NT") return whist.t("trump.nt_short");
-    return element("bdi", { dir: "ltr", className: trump === "♥" || trump === "♦" ? "red" : "", text: trump });
+    if (trump === null || trump === undefined) return "—";
+    if (trump === "NT" || trump === 4) return whist.t("trump.nt_short");
+    const symbol = typeof trump === "number" ? whist.SUITS[trump] : trump;
+    return element("bdi", { dir: "ltr", className: symbol === "♥" || symbol === "♦" ? "red" : "", text: symbol });
   }
 
   const COLUMNS = [["name", "events.player"], ["contract", "results.contract"], ["tricks", "results.tricks"],
