@@ -32,7 +32,7 @@ from israeli_whist.core.errors import WhistError
 from israeli_whist.core.games import GAMES
 from israeli_whist.core.match import Match
 from israeli_whist.core.names import normal_name
-from israeli_whist.server.settings import LOG_LEVELS, RateLimits, ServerSettings, allowed_origins
+from israeli_whist.server.settings import EVENT_LEVELS, LOG_LEVELS, RateLimits, ServerSettings, allowed_origins
 
 app = typer.Typer(
     name="whist",
@@ -58,6 +58,8 @@ class View(StrEnum):
 
 LogLevel = StrEnum("LogLevel", {name: name for name in LOG_LEVELS})  # type: ignore[misc]  # from the settings
 INFO = LogLevel("info")
+EventLevel = StrEnum("EventLevel", {name: name for name in EVENT_LEVELS})  # type: ignore[misc]  # from the settings
+DAILY_LEVEL = EventLevel(ServerSettings.daily_bot_level)
 MAX_BOT_WORKERS = 512  # processes: more is a typo, and would start that many
 MAX_DELAY = 60.0  # seconds between the bots' moves at the card table
 
@@ -308,6 +310,9 @@ def serve(
     max_open_tables: Annotated[int, typer.Option(
         envvar="WHIST_MAX_OPEN_TABLES", min=0,
         help="Unfinished tables one player may have made; 0: no cap.")] = ServerSettings.max_open_tables or 0,
+    daily_level: Annotated[EventLevel, typer.Option(
+        envvar="WHIST_DAILY_LEVEL", case_sensitive=False,
+        help="The bots of the daily duplicate event.")] = DAILY_LEVEL,
 ) -> None:
     """Start the web app: tables in the browser with friends and bots (http://127.0.0.1:8000).
     Every option can also be set by the environment variable named in its help."""
@@ -323,7 +328,7 @@ def serve(
                    max_open_tables or None,
                    bot_workers=bot_workers,
                    bot_deadline=bot_deadline, ray_address=ray_address, node_name=node_name,
-                   lease_seconds=lease_seconds, allowed_origins=origins)
+                   lease_seconds=lease_seconds, allowed_origins=origins, daily_bot_level=daily_level.value)
     except CannotStart as error:
         cannot_run(str(error))
 

@@ -28,6 +28,7 @@ from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.match import Match
 
 Player = TypeVar("Player", bound=Hashable)
+Field = TypeVar("Field", bound=Hashable)  # what tells one field from another (board and seat)
 
 ALONE_PERCENT = 50.0  # a result with no other in its field
 
@@ -65,8 +66,8 @@ class Standing:
     above_average: float  # total points above the field
 
 
-def standings(results: Mapping[tuple[int, int], Mapping[Player, float]]) -> list[Standing]:
-    """An event's standings from its results: by (board number, seat), each player's points."""
+def standings(results: Mapping[Field, Mapping[Player, float]]) -> list[Standing]:
+    """An event's standings from its results: by field (board and seat), each player's points."""
     percents: dict[Hashable, list[float]] = defaultdict(list)
     above: dict[Hashable, float] = defaultdict(float)
     for field in results.values():
@@ -100,8 +101,12 @@ def board_bot_seed(event_seed: str, number: int, seat: int, step: int) -> str:
 def board_game(name: str, preset: str | None, options: Mapping[str, Any], number: int) -> HandGame:
     """Board ``number``'s rules: the event's, as a game of one hand (``WholeGame.board_options``).
     Raises ``RulesError`` for rules that make no one-hand game (Classic Whist's rubbers)."""
-    game = make_game(name, preset, options)
-    return make_game(name, preset, {**options, **game.board_options(number)})
+    return make_game(name, preset, board_options(name, preset, options, number))
+
+
+def board_options(name: str, preset: str | None, options: Mapping[str, Any], number: int) -> dict[str, Any]:
+    """The rule options of board ``number``'s one-hand game: the event's, and what makes it one hand."""
+    return {**options, **make_game(name, preset, options).board_options(number)}
 
 
 def board_first_dealer(number: int, players: int) -> int:

@@ -17,11 +17,21 @@ from sqlalchemy import text
 from starlette.types import Scope
 
 import israeli_whist
-from israeli_whist.server import api_history, api_levels, api_players, api_reviews, api_rules, api_sheets, api_tables
+from israeli_whist.server import (
+    api_events,
+    api_history,
+    api_levels,
+    api_players,
+    api_reviews,
+    api_rules,
+    api_sheets,
+    api_tables,
+)
 from israeli_whist.server.analyses import AnalysisJobs
 from israeli_whist.server.bodylimit import BodyLimit
 from israeli_whist.server.cluster import Cluster
 from israeli_whist.server.db import Store, is_postgresql
+from israeli_whist.server.events import DailyRules
 from israeli_whist.server.guard import BrowserGuard
 from israeli_whist.server.headers import install_security_headers
 from israeli_whist.server.hints import Hints
@@ -40,7 +50,8 @@ STATIC = Path(__file__).with_name("static")
 # Pages are static files; each reads what it shows from the API.
 PAGES = {"/": "index.html", "/table/{table_id}": "table.html", "/replay/{table_id}": "replay.html",
          "/history": "history.html", "/leaderboard": "leaderboard.html", "/sheet": "sheet.html",
-         "/sheet/{sheet_id}": "sheet.html", "/offline": "offline.html"}
+         "/sheet/{sheet_id}": "sheet.html", "/offline": "offline.html", "/events": "events.html",
+         "/event/{event_id}": "event.html", "/event/{event_id}/board/{number}": "board.html"}
 
 # Pages and static files keep their names from one version to the next: a browser asks again each
 # time (a 304 while a static file's ETag still matches) rather than guess how long its copy is good
@@ -69,6 +80,7 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
         app.state.store, app.state.hub = store, hub
         app.state.rematches = Rematches(hub, settings.max_open_tables)
         app.state.hints = Hints()  # the hints being worked out, one per person (hints.py)
+        app.state.daily_rules = DailyRules(bot_level=settings.daily_bot_level)  # the daily event (events.py)
         app.state.sessions = sessions = Sessions(store, clock)
         sessions.start_sweeping()
         hub.start_tables()
@@ -99,7 +111,7 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
     # Outside the guard: a body past the limit is refused before anything else reads it.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     install_security_headers(app, settings.https_only)  # last: the outermost, round every answer (a 413 too)
-    for part in (api_players, api_tables, api_history, api_reviews, api_sheets, api_rules, api_levels):
+    for part in (api_players, api_tables, api_history, api_reviews, api_sheets, api_rules, api_levels, api_events):
         app.include_router(part.router)
 
     @app.get("/health")

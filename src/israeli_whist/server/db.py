@@ -77,6 +77,9 @@ tables = Table(
     Column("totals", JSON, nullable=True),
     Column("chat", String(8), nullable=False, server_default="everyone"),  # who may talk: chat.CHAT_MODES
     Column("hints", Boolean, nullable=False, server_default=false()),  # the creator allowed hints (hintstore.py)
+    # A board of a duplicate event (events.py): the event, and the board's number; None at other tables.
+    Column("event_id", String(24), nullable=True),
+    Column("event_board", Integer, nullable=True),
 )
 
 seats = Table(
@@ -230,6 +233,8 @@ class TableRow:
     totals: list[int] | None
     chat: str = "everyone"  # who may talk at the table (server/chat.py)
     hints: bool = False  # a practice table: its players may ask for hints, and its games are not rated
+    event_id: str | None = None  # a duplicate event's board (events.py), played as a one-hand private table
+    event_board: int | None = None
 
 
 @dataclass(frozen=True)
@@ -296,11 +301,16 @@ class Store:
 
     # Tables ----------------------------------------------------------------------------------
 
-    def add_table(self, row: TableRow, seat_rows: Sequence[SeatRow]) -> None:
+    def add_table(self, row: TableRow, seat_rows: Sequence[SeatRow],
+                  also: Callable[[Connection], None] | None = None) -> None:
+        """Store a new table and its seats; ``also`` runs in the same transaction (an event's board
+        stores its play there) and may raise to store nothing."""
         with self.begin() as c:
             values = {k: v for k, v in row.__dict__.items()}
             c.execute(insert(tables).values(**values, created_at=now()))
             c.execute(insert(seats), [{"table_id": row.id, **s.__dict__} for s in seat_rows])
+            if also is not None:
+                also(c)
 
     def set_seat_user(self, table_id: str, seat: int, user_id: int) -> None:
         with self.begin() as c:
@@ -373,4 +383,4 @@ class Store:
 def _table_row(r: Any) -> TableRow:
     return TableRow(r["id"], r["game"], r["preset"], dict(r["options"]), r["seed"], r["first_dealer"], r["public"],
                     r["invite"], r["status"], r["move_timer"], r["created_by"], r["totals"], r["chat"],
-                    r["hints"])
+                    r["hints"], r["event_id"], r["event_board"])

@@ -9,8 +9,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from sqlalchemy.engine import Connection
 
 from israeli_whist.bots.players.registry import check_level_name
 from israeli_whist.core.errors import WhistError
@@ -19,6 +22,7 @@ from israeli_whist.server.chat import relay
 from israeli_whist.server.chatstore import CHAT_MODES
 from israeli_whist.server.cluster import Cluster, Message
 from israeli_whist.server.db import SeatRow, Store, TableRow
+from israeli_whist.server.eventstore import event
 from israeli_whist.server.live import ActionRefused, LiveTable, RemoteConnection, Send
 from israeli_whist.server.mirror import MirrorTable
 from israeli_whist.server.refusals import Refusal
@@ -42,6 +46,9 @@ class TableRequest:
     seed: str | None = None
     chat: str = "everyone"  # who may talk at the table: chatstore.CHAT_MODES
     hints: bool = False  # a practice table: hints allowed, games not rated (hints.py)
+    first_dealer: int = 0
+    event_id: str | None = None  # a duplicate event's board (events.py)
+    event_board: int | None = None
 
 
 class Hub:
@@ -89,15 +96,18 @@ class Hub:
         """Once the event loop runs: absent players get their grace period. No one is connected
         yet, so every table waits (``LiveTable.watched``) and its bots play once someone comes."""
         for table in self.tables.values():
-            self._start(table)
+            self.start(table)
 
     def _live(self, row: TableRow, seat_rows: list[SeatRow]) -> LiveTable:
         names = self.store.user_names([s.user_id for s in seat_rows if s.user_id is not None])
         table = LiveTable(row, seat_rows, names, self.store, self.bot_delay, self.grace_seconds, self.thinkers)
         table.cluster = self.cluster
+        if row.event_id is not None:
+            found = event(self.store, row.event_id)
+            table.event_name = "" if found is None else found.name
         return table
 
-    def _start(self, table: LiveTable) -> None:
+    def start(self, table: LiveTable) -> None:
         """A table this node has begun to play (at start, or taken over): absent players get their
         grace period, and the bots go on if someone watches."""
         for seat in table.seats:
@@ -105,7 +115,10 @@ class Hub:
                 table.start_grace(seat)
         table.schedule_turn()
 
-    def create(self, request: TableRequest, user_id: int | None) -> LiveTable:
+    def create(self, request: TableRequest, user_id: int | None,
+               also: Callable[[Connection, TableRow], None] | None = None) -> LiveTable:
+        """A new table as asked, stored; ``also(connection, row)`` runs in the transaction that
+        stores it (and may raise, to store nothing)."""
         try:
             game = make_game(request.game, request.preset, request.options)
         except (WhistError, ValueError, TypeError) as error:
@@ -124,7 +137,7 @@ class Hub:
                     raise TableRequestError(str(error)) from None
                 seat_rows.append(SeatRow(number, "bot", level, None))
             elif kind == "human":
-                seat_rows.append(SeatRow(number, "human", None, None))
+                seat_rows.append(SeatRow(number, "human", None, seat.get("user")))
             else:
                 raise TableRequestError(f"Seat {number + 1}: 'human' or 'bot', not {kind!r}")
         if request.move_timer is not None and not 5 <= request.move_timer <= 600:
@@ -132,11 +145,12 @@ class Hub:
         if request.chat not in CHAT_MODES:
             raise TableRequestError(f"Who may talk: one of {', '.join(CHAT_MODES)}")
         row = TableRow(id=secrets.token_urlsafe(9), game=request.game, preset=request.preset,
-                       options=dict(request.options), seed=request.seed or secrets.token_hex(8), first_dealer=0,
+                       options=dict(request.options), seed=request.seed or secrets.token_hex(8),
+                       first_dealer=request.first_dealer,
                        public=request.public, invite=secrets.token_urlsafe(12), status="playing",
                        move_timer=request.move_timer, created_by=user_id, totals=None, chat=request.chat,
-                       hints=request.hints)
-        self.store.add_table(row, seat_rows)
+                       hints=request.hints, event_id=request.event_id, event_board=request.event_board)
+        self.store.add_table(row, seat_rows, None if also is None else lambda c: also(c, row))
         if self.cluster is not None:
             self.cluster.claim(row.id)  # a new table: nobody else can hold it
         table = self._live(row, seat_rows)
@@ -232,7 +246,7 @@ class Hub:
             mirror.close()
             for seat_number, send in mirror._local_connections():
                 await table.connect(seat_number, send)
-        self._start(table)
+        self.start(table)
         await table.broadcast()  # announces the new owner: the other nodes' mirrors introduce their connections
 
     async def _moved_out(self, table: LiveTable, mirror: LiveTable) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -22,12 +23,14 @@ from israeli_whist.bots.matches.runner import bot_to_act
 from israeli_whist.bots.players.base import Bot
 from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.actions import Action
+from israeli_whist.core.duplicate import decision_seed
 from israeli_whist.core.errors import IllegalActionError
 from israeli_whist.core.games import make_game
 from israeli_whist.core.match import Match
 from israeli_whist.core.views import seat_view
 from israeli_whist.server.cluster import Cluster, LeaseLost
 from israeli_whist.server.db import SeatRow, Store, TableRow
+from israeli_whist.server.eventstore import record_board
 from israeli_whist.server.ratings import rate_finished_game
 from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replay import replay_actions
@@ -109,6 +112,13 @@ class LiveTable:
         self._score: tuple[Match, dict[str, Any]] | None = None  # scoreboard_json of that match
         self.cluster: Cluster | None = None  # set by the hub when this node is one of several
         self.chat_mode = row.chat  # who may talk here (israeli_whist.server.chat), changed by the creator
+        self.event_name = ""  # an event board's event (set by the hub from the events table)
+
+    @property
+    def event_board(self) -> bool:
+        """A board of a duplicate event (``israeli_whist.server.events``): its bots are fresh for each
+        decision, it plays on without watchers, and its end is the board's result, not a rated game."""
+        return self.row.event_id is not None
 
     # Rebuilding after a restart ---------------------------------------------------------------
 
@@ -158,7 +168,9 @@ class LiveTable:
         """Someone is connected: a spectator, or a person at their seat. A table nobody watches
         takes no actions, so that bots (stand-ins too) do not play on for no one; the first
         connection starts them again."""
-        return bool(self.spectators) or any(seat.connections for seat in self.seats)
+        # An event's board plays on: a player who left gets the bots' play for the rest, and the
+        # board ends, so that its result counts in the field.
+        return self.event_board or bool(self.spectators) or any(seat.connections for seat in self.seats)
 
     async def connect(self, seat_number: int, send: Send) -> None:
         resumed = not self.watched
@@ -256,7 +268,8 @@ class LiveTable:
                          for s in range(self.game.players)]
             try:
                 await self.store.off_loop(self.store.append_action, self.id, self.version, seat_number, action, by_bot,
-                                          hand_rows, list(after.totals) if after.over else None, self._rate,
+                                          hand_rows, list(after.totals) if after.over else None,
+                                          functools.partial(self._finished, after),
                                           None if self.cluster is None else self.cluster.insert_under_lease)
             except SQLAlchemyError:  # not stored, so not taken: the table stays as it was
                 log.exception("table %s: action %d could not be stored", self.id, self.version)
@@ -277,8 +290,13 @@ class LiveTable:
             self.schedule_turn()
         return version_now
 
-    def _rate(self, c: Connection) -> None:
-        rate_finished_game(c, self.id)
+    def _finished(self, match: Match, c: Connection) -> None:
+        """In the transaction that stores the game's end: a game is rated, an event's board is
+        recorded as its player's result (scored against the field, never rated as a game)."""
+        if self.event_board:
+            record_board(c, self.id, match)
+        else:
+            rate_finished_game(c, self.id)
 
     def _hand_row(self, result: Any, seat: int) -> dict[str, Any]:
         final = result.final
@@ -362,12 +380,21 @@ class LiveTable:
         back stale is refused by ``act`` as any other. The bot that comes back (its randomness
         moved on) is kept only if the table is still where it was asked."""
         view, version = seat_view(self.match.hand, seat_number), self.version
-        decided = await self.thinkers.decide(self.bots[seat_number], view)
+        decided = await self.thinkers.decide(self._bot_for(seat_number), view)
         if decided.stand_in:
             log.warning("table %s seat %d: the bot did not answer in time; the basic bot moved", self.id, seat_number)
-        elif self.version == version:
+        elif self.version == version and not self.event_board:
             self.bots[seat_number] = decided.bot
         return decided.action
+
+    def _bot_for(self, seat_number: int) -> Bot:
+        """The bot that decides for the seat now. At an event's board a fresh one, seeded by the
+        board, the seat and the step: the same play gets the same answer on every node, after a
+        restart, at any hour of the event (``israeli_whist.core.duplicate.decision_seed``)."""
+        if not self.event_board:
+            return self.bots[seat_number]
+        level = playing_level(self.seats[seat_number].bot_level)
+        return make_bot(level, decision_seed(self.row.seed, seat_number, self.version))
 
     def close(self) -> None:
         self.closed = True
@@ -392,8 +419,10 @@ class LiveTable:
             "status": "finished" if self.match.over else "playing",
             "chat": self.chat_mode,
             "hints": self.row.hints,  # a practice table: its players may ask for hints (hints.py)
-            "rated": not self.row.hints,  # a practice table's games are not rated (ratings.py)
+            "rated": not self.row.hints and not self.event_board,  # practice tables and event boards are not rated
             "created_by": self.row.created_by,  # the one who may change ``chat``
+            "event": None if self.row.event_id is None else {"id": self.row.event_id, "board": self.row.event_board,
+                                                             "name": self.event_name},
             "seats": [{"seat": s.number, "kind": s.kind, "level": s.bot_level, "name": s.name,
                        "taken": s.is_bot or s.user_id is not None, "connected": bool(s.connections),
                        "away": s.away} for s in self.seats],

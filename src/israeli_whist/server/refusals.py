@@ -85,6 +85,12 @@ class Refusal(enum.StrEnum):
     HINTS_RATED = "hints_rated"  # a table asked for both rated and with hints: hints make a practice table
     HINTS_OFF = "hints_off"  # the table's creator did not allow hints
     HINT_BUSY = "hint_busy"  # this person's last hint is still being worked out
+    # Duplicate events (events.py).
+    NO_EVENT = "no_event"
+    NO_BOARD = "no_board"  # a board number the event does not have
+    BOARD_PLAYED = "board_played"  # a board is played once
+    BOARD_UNPLAYED = "board_unplayed"  # a board's cards and results are shown to those who played it
+    EVENT_CLOSED = "event_closed"  # a board started outside the event's window
 
 
 class SocketClosed(enum.IntEnum):

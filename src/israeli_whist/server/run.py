@@ -26,7 +26,7 @@ def run_server(host: str, port: int, database_url: str | None, grace: float, bot
                max_open_tables: int | None = ServerSettings.max_open_tables, bot_workers: int | None = None,
                bot_deadline: float = ServerSettings.bot_deadline, ray_address: str | None = None,
                node_name: str | None = None, lease_seconds: float = ServerSettings.lease_seconds,
-               allowed_origins: tuple[str, ...] = ()) -> None:
+               allowed_origins: tuple[str, ...] = (), daily_bot_level: str = ServerSettings.daily_bot_level) -> None:
     """``bot_workers`` None: one worker process per core. Every option is checked before the line
     that says the server is serving: what cannot work is ``CannotStart``, said in one line."""
     if node_name is not None:
@@ -48,7 +48,8 @@ def run_server(host: str, port: int, database_url: str | None, grace: float, bot
                                           https_only=secure_cookies, rate_limits=rate_limits or RateLimits(),
                                           max_open_tables=max_open_tables, bot_workers=bot_workers,
                                           bot_deadline=bot_deadline, ray_address=ray_address, node_name=node_name,
-                                          lease_seconds=lease_seconds, allowed_origins=allowed_origins)
+                                          lease_seconds=lease_seconds, allowed_origins=allowed_origins,
+                                          daily_bot_level=daily_bot_level)
     except OSError as error:  # the data folder, where the session key is kept
         raise CannotStart(f"Cannot use the data folder {data_dir()}: {error.strerror or error}; "
                           "set WHIST_DATA_DIR to a folder this user can write") from None

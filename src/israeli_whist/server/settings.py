@@ -150,6 +150,11 @@ def allowed_origins(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(found)
 
 
+# The bots an event may have (israeli_whist.server.events): those whose answers do not depend on the
+# machine's speed (the expert's time budget does), so that everyone's board meets the same play.
+EVENT_LEVELS = ("easy", "medium", "hard")
+
+
 @dataclass(frozen=True)
 class ServerSettings:
     database_url: str
@@ -188,6 +193,9 @@ class ServerSettings:
     # (its scheme and Host header): a proxy's public origin where it rewrites the Host or ends TLS
     # (the rule: israeli_whist.server.origins; the function ``allowed_origins`` above spells them).
     allowed_origins: tuple[str, ...] = ()
+    # The bots of the daily duplicate event (israeli_whist.server.events): a level whose answers do not
+    # depend on the machine's speed, so that everyone's board meets the same play.
+    daily_bot_level: str = "hard"
 
     @classmethod
     def default(cls, database_url: str | None = None, **changes: object) -> ServerSettings:

@@ -1,0 +1,219 @@
+"""Duplicate events through the HTTP and WebSocket API (israeli_whist.server.events): six players on an
+event of four boards, two of them on the same board at the same time; the matchpoints and the
+field's averages checked against a computation by hand; nothing of a board shown before it is
+played; no board played twice; a board left mid-way finished by the bots."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from server_kit import Player, TestConn, choose, connect, sign_in, use
+from starlette.websockets import WebSocketDisconnect
+
+from israeli_whist.server.app import create_app
+from israeli_whist.server.settings import ServerSettings
+
+Message = dict[str, Any]
+
+
+@pytest.fixture
+def client(app_settings: ServerSettings) -> Iterator[TestClient]:
+    with TestClient(create_app(app_settings)) as test_client:
+        yield test_client
+
+
+def make_event(client: TestClient, creator: Player, **changes: Any) -> Message:
+    body = {"name": "Thursday club", "game": "israeli", "boards": 4, "bot_level": "medium", "public": False,
+            "hours": 24, **changes}
+    response = use(client, creator).post("/api/events", json=body)
+    assert response.status_code == 201, response.text
+    return dict(response.json())
+
+
+def start(client: TestClient, player: Player, event: Message, board: int) -> str:
+    response = use(client, player).post(f"/api/events/{event['id']}/boards/{board}/play",
+                                        json={"invite": event["invite"]})
+    assert response.status_code == 201, response.text
+    assert response.json()["seat"] == 0
+    return str(response.json()["table"])
+
+
+def play_boards(conns: list[TestConn], rngs: list[random.Random], timeout: float = 30.0) -> list[Message]:
+    """Play several boards' tables at once, one move at a time on each in turn, to their ends."""
+    deadline = time.monotonic() + timeout
+    done: list[Message | None] = [None] * len(conns)
+    while None in done:
+        assert time.monotonic() < deadline, "a board did not move on"
+        for index, (conn, rng) in enumerate(zip(conns, rngs, strict=True)):
+            if done[index] is not None:
+                continue
+            def settled(m: Message) -> bool:
+                return m["type"] == "state" and (m["score"]["over"] or m["view"]["player"] == 0)
+
+            state = conn.state if settled(conn.state) else conn.until(settled)
+            if state["score"]["over"]:
+                done[index] = state
+                continue
+            reply = conn.act(choose(rng, state), state["version"])
+            assert reply["type"] == "ack", reply
+    return [state for state in done if state is not None]
+
+
+def play_board(client: TestClient, player: Player, event: Message, board: int, seed: int) -> Message:
+    table_id = start(client, player, event, board)
+    with connect(client, player, table_id) as conn:
+        return play_boards([conn], [random.Random(seed)])[0]
+
+
+def board_results(client: TestClient, player: Player, event: Message, board: int) -> Any:
+    return use(client, player).get(f"/api/events/{event['id']}/boards/{board}", params={"invite": event["invite"]})
+
+
+def by_hand(points: dict[str, int]) -> dict[str, tuple[float, float]]:
+    """Matchpoint percent and points above the average, worked out the way a scorer does with pen
+    and paper: 2 for each result beaten, 1 for each tied, over 2 for each other result."""
+    average = sum(points.values()) / len(points)
+    scored = {}
+    for name, own in points.items():
+        others = [p for other, p in points.items() if other != name]
+        tops = sum(2 if own > p else 1 if own == p else 0 for p in others)
+        scored[name] = (50.0 if not others else 100 * tops / (2 * len(others)), own - average)
+    return scored
+
+
+def test_six_players_four_boards_scored_against_the_field(client: TestClient) -> None:
+    players = [sign_in(client, name) for name in ("Ann", "Ben", "Dana", "Eli", "Gal", "Noa")]
+    event = make_event(client, players[0])
+    eid = event["id"]
+    boards = {1: players, 2: players[:4], 3: players[2:], 4: [players[0], players[4]]}
+
+    # Before playing: no board's cards or field, for anyone; the creator's event is private.
+    for player in players:
+        for number in boards:
+            refused = board_results(client, player, event, number)
+            assert refused.status_code == 403 and refused.json()["code"] == "board_unplayed"
+    assert use(client, players[1]).get(f"/api/events/{eid}").json()["code"] == "private"
+    assert use(client, None).get(f"/api/events/{eid}/boards/1").status_code == 403
+
+    # Ann and Ben play board 1 at the same time, move for move.
+    tables = {name: start(client, player, event, 1) for name, player in (("Ann", players[0]), ("Ben", players[1]))}
+    with ExitStack() as stack:
+        conns = [stack.enter_context(connect(client, p, tables[p.name])) for p in players[:2]]
+        # Neither can watch the other's board: the table is private, its socket closed to them.
+        assert use(client, players[1]).get(f"/api/tables/{tables['Ann']}").status_code == 403
+        with pytest.raises(WebSocketDisconnect), connect(client, players[1], tables["Ann"]):
+            pass
+        # Starting the board again while playing it gives the same table.
+        again = use(client, players[0]).post(f"/api/events/{eid}/boards/1/play", json={"invite": event["invite"]})
+        assert again.status_code == 200 and again.json()["table"] == tables["Ann"]
+        # Both meet the same cards: their first states show seat 0 the same hand.
+        first = [c.messages[0]["view"]["hand"] for c in conns]
+        assert first[0] == first[1]
+        play_boards(conns, [random.Random(1), random.Random(2)])
+    for seed, (number, who) in enumerate(boards.items()):
+        for index, player in enumerate(who):
+            if number == 1 and player.name in tables:
+                continue
+            play_board(client, player, event, number, seed * 10 + index)
+
+    # Nobody plays a board twice.
+    for number, who in boards.items():
+        for player in who:
+            refused = use(client, player).post(f"/api/events/{eid}/boards/{number}/play",
+                                               json={"invite": event["invite"]})
+            assert refused.status_code == 409 and refused.json()["code"] == "board_played"
+    # Gal never played board 2: its field is still hidden from him, and its tables' replays too.
+    assert board_results(client, players[4], event, 2).json()["code"] == "board_unplayed"
+    board_two = board_results(client, players[0], event, 2).json()["results"]
+    assert {use(client, players[4]).get(f"/api/games/{r['table']}").json()["code"] for r in board_two} == {"private"}
+
+    # Each board's field, against the computation by hand.
+    percents: dict[str, list[float]] = {p.name: [] for p in players}
+    above: dict[str, float] = {p.name: 0.0 for p in players}
+    for number, who in boards.items():
+        shown = [board_results(client, player, event, number).json() for player in who]
+        results = shown[0]["results"]
+        def without_you(rows: list[Message]) -> list[Message]:
+            return [{k: v for k, v in row.items() if k != "you"} for row in rows]
+
+        assert all(without_you(s["results"]) == without_you(results) for s in shown[1:])
+        points = {r["name"]: r["points"] for r in results}
+        assert sorted(points) == sorted(p.name for p in who)
+        expected = by_hand(points)
+        for row in results:
+            assert row["percent"] == pytest.approx(expected[row["name"]][0], abs=0.01)
+            assert row["above_average"] == pytest.approx(expected[row["name"]][1], abs=0.01)
+            percents[row["name"]].append(expected[row["name"]][0])
+            above[row["name"]] += expected[row["name"]][1]
+        assert shown[0]["field"] == {"count": len(who), "average": pytest.approx(sum(points.values()) / len(who),
+                                                                                  abs=0.01)}
+        # Each sees their own line marked, and the same deal (now shown), and a replay of each line.
+        for player, seen in zip(who, shown, strict=True):
+            assert [r["name"] for r in seen["results"] if r["you"]] == [player.name]
+            assert seen["hands"] == shown[0]["hands"] and len(seen["hands"]) == 4
+        for row in results:
+            replay = use(client, players[0] if number != 3 else players[2]).get(
+                "/api/games/" + row["replay"].removeprefix("/replay/"))
+            assert replay.status_code == 200, replay.text
+    standings = use(client, players[0]).get(f"/api/events/{eid}").json()["standings"]
+    for row in standings:
+        assert row["boards"] == len(percents[row["name"]])
+        assert row["percent"] == pytest.approx(sum(percents[row["name"]]) / row["boards"], abs=0.01)
+        assert row["above_average"] == pytest.approx(above[row["name"]], abs=0.01)
+    assert [r["percent"] for r in standings] == sorted((r["percent"] for r in standings), reverse=True)
+    assert {r["name"] for r in standings} == {p.name for p in players}
+    # The event's boards as each player sees them: only their own results.
+    seen = use(client, players[4]).get(f"/api/events/{eid}").json()
+    assert [b["status"] for b in seen["boards"]] == ["played", "open", "played", "played"]
+    assert seen["boards"][1]["points"] is None
+    # Event boards are not rated games; the events' ranking has everyone.
+    assert use(client, None).get("/api/leaderboard").json().get("players", []) == []
+    ranking = use(client, None).get("/api/events/ranking").json()["players"]
+    assert {r["name"] for r in ranking} == {p.name for p in players}
+    history = use(client, players[5]).get("/api/events/mine").json()["events"]
+    assert [(h["event"]["id"], h["boards"]) for h in history] == [(eid, 2)]
+
+
+def test_a_board_left_midway_is_finished_by_the_bots(app_settings: ServerSettings) -> None:
+    settings = dataclasses.replace(app_settings, grace_seconds=0.2)
+    with TestClient(create_app(settings)) as client:
+        ann = sign_in(client, "Ann")
+        daily = use(client, ann).get("/api/events/daily").json()
+        response = use(client, ann).post(f"/api/events/{daily['id']}/boards/1/play", json={})
+        assert response.status_code == 201, response.text
+        with connect(client, ann, response.json()["table"]) as conn:
+            state = conn.until(lambda m: m["type"] == "state" and m["view"]["player"] == 0)
+            assert conn.act(choose(random.Random(3), state), state["version"])["type"] == "ack"
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            board = use(client, ann).get(f"/api/events/{daily['id']}").json()["boards"][0]
+            if board["status"] == "played":
+                break
+            time.sleep(0.1)
+        assert board["status"] == "played" and board["points"] is not None and board["percent"] == 50.0
+        assert board_results(client, ann, {"id": daily["id"], "invite": None}, 1).json()["field"]["count"] == 1
+
+
+def test_refusals_of_events(client: TestClient) -> None:
+    ann = sign_in(client, "Ann")
+    bad = {"boards": 0}, {"boards": 25}, {"hours": 0}, {"bot_level": "expert"}, {"game": "classic"}, {"game": "nope"}
+    for changes in bad:
+        body = {"name": "Club", **changes}
+        response = use(client, ann).post("/api/events", json=body)
+        assert response.status_code == 422, (changes, response.text)
+    assert use(client, None).post("/api/events", json={"name": "Club"}).json()["code"] == "sign_in"
+    assert use(client, ann).get("/api/events/nope").json()["code"] == "no_event"
+    event = make_event(client, ann, boards=2, public=True)
+    for number in (0, 3):
+        refused = use(client, ann).post(f"/api/events/{event['id']}/boards/{number}/play", json={})
+        assert refused.status_code == 404 and refused.json()["code"] == "no_board"
+    assert use(client, ann).get(f"/api/events/{event['id']}/boards/2**70").status_code == 422
+    listed = use(client, None).get("/api/events").json()["events"]
+    assert {e["kind"] for e in listed} == {"daily", "club"} and all("invite" not in e for e in listed)
