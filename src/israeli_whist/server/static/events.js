@@ -152,6 +152,7 @@ whist.ready.then(() => {
       $("create-error").textContent = error.message;
       return;
     }
+    $("event-name").value = "";
     renderCreated();
     await load();
   }
