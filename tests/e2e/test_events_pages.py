@@ -159,6 +159,11 @@ def test_a_player_on_a_phone_in_hebrew_plays_the_daily_event_and_sees_the_field(
             shoot(page, name)
         expect(page.get_by_test_id("result-line")).to_have_count(2)
         expect(page.locator("tr.mine")).to_contain_text("Ben")
+        # The language switches in place: the same page, now right to left in Hebrew.
+        page.get_by_test_id("lang-he").click()
+        expect(page.locator("html")).to_have_attribute("dir", "rtl")
+        expect(page.get_by_test_id("field")).to_contain_text("שני שחקנים")
+        expect(page.locator("main")).not_to_contain_text(BARE_KEY)
 
 
 def test_a_club_creates_a_private_event_and_a_friend_opens_it_by_its_invite(

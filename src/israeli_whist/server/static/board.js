@@ -36,7 +36,7 @@ whist.ready.then(() => {
     $("deal-panel").hidden = !board;
     if (refusal === "board_unplayed") renderUnplayed();
     if (!board) return;
-    const title = whist.t("results.board_of", { n: board.number, event: kit.name(board.event) });
+    const title = whist.t("results.board_of", { n: board.number, event: `\u2068${kit.name(board.event)}\u2069` });  // isolated: any script
     $("board-title").textContent = title;
     document.title = `${whist.t("site.name")}: ${title}`;
     $("event-link").textContent = kit.name(board.event);

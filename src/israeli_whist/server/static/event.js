@@ -32,7 +32,7 @@ whist.ready.then(() => {
     $("standings-panel").hidden = !detail;
     if (!detail) return;
     const { event } = detail;
-    $("event-name").textContent = kit.name(event);
+    $("event-name").replaceChildren(whist.element("bdi", { text: kit.name(event) }));  // a name in any script keeps its order
     document.title = `${whist.t("site.name")}: ${kit.name(event)}`;
     $("event-facts").replaceChildren(kit.factLine(event));
     $("invite").replaceChildren(...(event.invite ? [kit.invitePanel(event)] : []));

@@ -60,7 +60,7 @@ whist.ready.then(() => {
 
   // An event of the list: its name (a link), its facts, and the player's progress in it.
   function eventItem(summary, extra = []) {
-    const link = element("a", { href: kit.eventPath(summary.id, summary.invite), text: kit.name(summary) });
+    const link = element("a", { href: kit.eventPath(summary.id, summary.invite) }, [element("bdi", { text: kit.name(summary) })]);
     const tags = [summary.kind === "daily" ? whist.t("events.daily_tag") : null,
       summary.public ? null : whist.t("events.private_tag")].filter(Boolean);
     return element("li", { className: "event-item", dataset: { event: summary.id } }, [
