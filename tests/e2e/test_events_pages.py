@@ -114,6 +114,7 @@ def test_a_player_on_a_phone_in_hebrew_plays_the_daily_event_and_sees_the_field(
         play_until([noa], game_over([noa]), seconds=BOARD_SECONDS)
         expect(noa.get_by_test_id("event-next")).to_be_visible()
         expect(noa.get_by_test_id("play-again")).to_have_count(0)  # a board is played once
+        expect(noa.get_by_test_id("invite")).to_be_hidden()  # nobody else sits at or watches a board's table
         expect(noa.get_by_test_id("event-next-board")).to_have_attribute("href", f"/event/{daily['id']}")
         noa.get_by_test_id("standings").scroll_into_view_if_needed()
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
