@@ -111,6 +111,7 @@ def test_a_player_on_a_phone_in_hebrew_plays_the_daily_event_and_sees_the_field(
         noa.get_by_test_id("play-1").click()
         noa.wait_for_url(re.compile(r"/table/[\w-]+$"))
         expect(noa.locator("#table")).to_have_attribute("data-you", "0")
+        expect(noa.get_by_test_id("event-board-link")).to_have_text("לוח 1 באירוע")
         play_until([noa], game_over([noa]), seconds=BOARD_SECONDS)
         expect(noa.get_by_test_id("event-next")).to_be_visible()
         expect(noa.get_by_test_id("play-again")).to_have_count(0)  # a board is played once
@@ -212,3 +213,6 @@ def test_a_club_creates_a_private_event_and_a_friend_opens_it_by_its_invite(
         expect(friend.get_by_test_id("event-boards").locator("[data-testid^=play-]")).to_have_count(3)
         expect(friend.get_by_test_id("event-invite")).to_have_count(0)  # the link is its creator's to share
         shoot(friend, "phone-he-events-private")
+        friend.get_by_test_id("play-1").click()  # the invite goes with the request to play
+        friend.wait_for_url(re.compile(r"/table/[\w-]+$"))
+        expect(friend.locator("#table")).to_have_attribute("data-you", "0")

@@ -1,6 +1,7 @@
-// The end of an event's board on the table page: instead of "Play again" (a board is played once),
-// the way on: the board's results against the field, and the event's page for the next board.
-// gameover.js draws this where state.table.event is set (the table of an event's board).
+// An event's board on the table page: the info line names the board (a link to its event), and at
+// its end, instead of "Play again" (a board is played once), the way on: the board's results
+// against the field, and the event's page for the next board. table.js and gameover.js call these
+// where state.table.event is set (the table of an event's board).
 "use strict";
 
 whist.eventlink = (() => {
@@ -20,5 +21,11 @@ whist.eventlink = (() => {
     ]);
   }
 
-  return { box };
+  // The table's "Hand 1 of 1" for an event's board: "Event board 2", a link to the event's page.
+  function info(item, event) {
+    item.replaceChildren(element("a", { href: `/event/${encodeURIComponent(event.id)}`, dataset: { testid: "event-board-link" },
+      text: whist.t("eventlink.board", { n: event.board }) }));
+  }
+
+  return { box, info };
 })();
