@@ -46,6 +46,10 @@ def test_matchpoints_share_the_field(points: dict[int, int]) -> None:
         for b in points:
             if points[a] > points[b]:
                 assert field[a].percent > field[b].percent
+    for player, own in points.items():  # the definition, one comparison at a time
+        others = [p for other, p in points.items() if other != player]
+        wins = sum(1.0 if own > p else 0.5 if own == p else 0.0 for p in others)
+        assert field[player].percent == pytest.approx(100 * wins / len(others))
 
 
 def test_standings_by_percent_then_points() -> None:

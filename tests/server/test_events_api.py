@@ -162,6 +162,7 @@ def test_six_players_four_boards_scored_against_the_field(client: TestClient) ->
             replay = use(client, players[0] if number != 3 else players[2]).get(
                 "/api/games/" + row["replay"].removeprefix("/replay/"))
             assert replay.status_code == 200, replay.text
+            assert replay.json()["event"] == {"id": eid, "board": number} and replay.json()["unrated"] == "event"
     standings = use(client, players[0]).get(f"/api/events/{eid}").json()["standings"]
     for row in standings:
         assert row["boards"] == len(percents[row["name"]])
@@ -217,3 +218,47 @@ def test_refusals_of_events(client: TestClient) -> None:
     assert use(client, ann).get(f"/api/events/{event['id']}/boards/2**70").status_code == 422
     listed = use(client, None).get("/api/events").json()["events"]
     assert {e["kind"] for e in listed} == {"daily", "club"} and all("invite" not in e for e in listed)
+
+
+def test_friends_at_one_table_turn_round_it_board_by_board(client: TestClient) -> None:
+    ann, ben, dana = (sign_in(client, name) for name in ("Ann", "Ben", "Dana"))
+    event = make_event(client, ann, boards=2)
+    eid, invite = event["id"], event["invite"]
+    dana_table = start(client, dana, event, 2)  # Dana plays board 2 alone first
+    opened = use(client, ann).post(f"/api/events/{eid}/boards/2/play", json={"invite": invite, "friends": 2})
+    assert opened.status_code == 201, opened.text
+    table_id, table_invite = opened.json()["table"], opened.json()["invite"]
+    # Board 2 turns the friends one seat round: Ann (the first) in seat 1, the others in 2 and 3.
+    assert opened.json()["seat"] == 1
+    seats = use(client, ann).get(f"/api/tables/{table_id}").json()["seats"]
+    assert [s["kind"] for s in seats] == ["bot", "human", "human", "human"]
+    # Dana has started board 2 already: she cannot take a seat; Ben can.
+    refused = use(client, dana).post(f"/api/tables/{table_id}/join", json={"seat": 2, "invite": table_invite})
+    assert refused.status_code == 409 and refused.json()["code"] == "board_played"
+    joined = use(client, ben).post(f"/api/tables/{table_id}/join", json={"seat": 2, "invite": table_invite})
+    assert joined.status_code == 200, joined.text
+    with connect(client, dana, dana_table) as conn:
+        play_boards([conn], [random.Random(5)])
+    # A free seat waits for its player (no stand-in plays a seat nobody took): Eli takes the last.
+    eli = sign_in(client, "Eli")
+    joined = use(client, eli).post(f"/api/tables/{table_id}/join", json={"seat": 3, "invite": table_invite})
+    assert joined.status_code == 200, joined.text
+    with connect(client, ann, table_id) as a, connect(client, ben, table_id) as b, connect(client, eli, table_id) as e:
+        conns = {1: a, 2: b, 3: e}
+        rng = random.Random(6)
+        while True:
+            state = a.state
+            if state["score"]["over"]:
+                break
+            mover = state["view"]["player"]
+            if mover in conns:
+                mine = conns[mover].state_at(state["version"])
+                assert conns[mover].act(choose(rng, mine), state["version"])["type"] == "ack"
+            a.state_at(state["version"] + 1)
+    # Each friend's result is in the field of their seat: Ann's (seat 1) has only herself; Dana's
+    # (seat 0, alone against bots) has only Dana.
+    for player, seat in ((ann, 1), (ben, 2), (eli, 3), (dana, 0)):
+        shown = board_results(client, player, event, 2).json()
+        assert shown["seat"] == seat and [r["name"] for r in shown["results"]] == [player.name]
+    boards = use(client, ben).get(f"/api/events/{eid}").json()["boards"]
+    assert (boards[1]["status"], boards[1]["seat"]) == ("played", 2)

@@ -236,18 +236,20 @@ def test_serve_bot_workers_by_flag_and_environment(monkeypatch: pytest.MonkeyPat
     runner = CliRunner()
     assert runner.invoke(cli_app, ["serve"]).exit_code == 0
     defaults = {"bot_workers": None, "bot_deadline": 5.0, "ray_address": None, "node_name": None,
-                "lease_seconds": 10.0, "allowed_origins": ()}
+                "lease_seconds": 10.0, "allowed_origins": (), "daily_bot_level": "hard"}
     assert started[-1] == defaults  # bot_workers None: one per core
     assert runner.invoke(cli_app, ["serve", "--bot-workers", "0", "--bot-deadline", "2"]).exit_code == 0
     assert started[-1] == {**defaults, "bot_workers": 0, "bot_deadline": 2.0}
     env = {"WHIST_BOT_WORKERS": "3", "WHIST_BOT_DEADLINE": "9", "WHIST_RAY_ADDRESS": "ray://head:10001",
-           "WHIST_NODE_NAME": "north", "WHIST_LEASE_SECONDS": "4"}
+           "WHIST_NODE_NAME": "north", "WHIST_LEASE_SECONDS": "4", "WHIST_DAILY_LEVEL": "medium"}
     assert runner.invoke(cli_app, ["serve"], env=env).exit_code == 0
     assert started[-1] == {"bot_workers": 3, "bot_deadline": 9.0, "ray_address": "ray://head:10001",
-                           "node_name": "north", "lease_seconds": 4.0, "allowed_origins": ()}
+                           "node_name": "north", "lease_seconds": 4.0, "allowed_origins": (),
+                           "daily_bot_level": "medium"}
     count = len(started)
     for args, env in ((["--bot-workers", "-1"], {}), ([], {"WHIST_BOT_WORKERS": "lots"}),
-                      (["--bot-deadline", "0"], {}), ([], {"WHIST_PORT": "0"}), (["--lease-seconds", "0.5"], {})):
+                      (["--bot-deadline", "0"], {}), ([], {"WHIST_PORT": "0"}), (["--lease-seconds", "0.5"], {}),
+                      (["--daily-level", "expert"], {})):
         result = runner.invoke(cli_app, ["serve", *args], env=env)
         assert result.exit_code == 2 and "Invalid value" in result.output, result.output
     assert len(started) == count

@@ -17,6 +17,7 @@ against the field, everyone else who held the same cards in the same seat.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
@@ -43,16 +44,16 @@ class FieldScore:
 
 def score_field(points: Mapping[Player, float]) -> dict[Player, FieldScore]:
     """Every result of one board and seat against the others: ``points`` by player."""
-    values = list(points.values())
-    count = len(values)
-    average = math.fsum(values) / count if count else 0.0
+    ordered = sorted(points.values())  # a daily event's field is hundreds: counted by bisection
+    count = len(ordered)
+    average = math.fsum(ordered) / count if count else 0.0
     scored = {}
     for player, own in points.items():
         if count == 1:
             percent = ALONE_PERCENT
         else:
-            beaten = sum(1 for other in values if other < own)
-            tied = sum(1 for other in values if other == own) - 1  # not itself
+            beaten = bisect.bisect_left(ordered, own)
+            tied = bisect.bisect_right(ordered, own) - beaten - 1  # not itself
             percent = 100.0 * (beaten + tied / 2) / (count - 1)
         scored[player] = FieldScore(own, percent, own - average, count)
     return scored

@@ -65,6 +65,9 @@ class EventIn(Body):
 
 class PlayIn(Body):
     invite: str | None = None
+    # Other people at the table (0: the event's bots in the other seats); they join its free seats
+    # with the table's invite, each board's seats turned round the table (events.human_seats).
+    friends: int = Field(default=0, strict=True)
 
 
 def _hub(request: Request) -> Hub:
@@ -167,9 +170,12 @@ async def get_event(event_id: str, request: Request, invite: str | None = None) 
 async def play_board(event_id: str, number: int, body: PlayIn, request: Request, response: Response) -> dict[str, Any]:
     user_id = require_user(request)
     row = _event_seen(request, event_id, body.invite)
-    table, new = start_board(_hub(request), row, number, user_id)
+    table, new = start_board(_hub(request), row, number, user_id, body.friends)
     response.status_code = 201 if new else 200
-    return {"table": table.id, "seat": table.seat_of_user(user_id), "board": number}
+    answer: dict[str, Any] = {"table": table.id, "seat": table.seat_of_user(user_id), "board": number}
+    if any(not seat.is_bot and seat.user_id != user_id for seat in table.seats):  # friends join with its invite
+        answer["invite"] = table.row.invite
+    return answer
 
 
 @router.get("/api/events/{event_id}/boards/{number}")

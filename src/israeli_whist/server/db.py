@@ -312,10 +312,14 @@ class Store:
             if also is not None:
                 also(c)
 
-    def set_seat_user(self, table_id: str, seat: int, user_id: int) -> None:
+    def set_seat_user(self, table_id: str, seat: int, user_id: int,
+                      also: Callable[[Connection], None] | None = None) -> None:
+        """Seat a user; ``also`` runs in the same transaction (a friend's play of an event board)."""
         with self.begin() as c:
             c.execute(update(seats).where(seats.c.table_id == table_id, seats.c.seat == seat)
                       .values(user_id=user_id))
+            if also is not None:
+                also(c)
 
     def tables_with_status(self, status: str) -> list[TableRow]:
         with self.begin() as c:

@@ -33,6 +33,7 @@ from israeli_whist.core.duplicate import (
     board_options,
     board_seed,
     score_field,
+    seats_of,
     standings,
 )
 from israeli_whist.core.errors import WhistError
@@ -114,9 +115,19 @@ def board_of(row: EventRow, number: int) -> int:
 # Playing a board -------------------------------------------------------------------------------
 
 
-def start_board(hub: Hub, row: EventRow, number: int, user_id: int) -> tuple[LiveTable, bool]:
+def human_seats(number: int, players: int, friends: int) -> list[int]:
+    """The people's seats on board ``number``: seat 0 alone against bots; friends at one table turn
+    round it board by board (``core.duplicate.seats_of``), so that over as many boards as seats
+    each holds every seat's cards once. The first is the seat of the one who opens the table."""
+    if friends == 0:
+        return [PLAYER_SEAT]
+    return [seats_of([number], players, rotation)[0] for rotation in range(friends + 1)]
+
+
+def start_board(hub: Hub, row: EventRow, number: int, user_id: int, friends: int = 0) -> tuple[LiveTable, bool]:
     """The table at which ``user_id`` plays board ``number``, and whether it is new: the one they
-    are playing already, or a new one. Refused once they have finished it, or outside the window."""
+    are playing already, or a new one, against bots or with ``friends`` more people (who join its
+    free seats with its invite). Refused once they have finished it, or outside the window."""
     board_of(row, number)
     mine = own_plays(hub.store, row.id, user_id)
     if number in mine:
@@ -125,14 +136,19 @@ def start_board(hub: Hub, row: EventRow, number: int, user_id: int) -> tuple[Liv
         raise Refused(409, Refusal.EVENT_CLOSED, "This event is not open now")
     options = board_options(row.game, row.preset, row.options, number)
     players = make_game(row.game, row.preset, options).players
+    if not 0 <= friends < players:
+        raise Refused(422, Refusal.INVALID_REQUEST, f"'friends' is 0 to {players - 1}: the other people at the table")
     seats: list[dict[str, Any]] = [{"kind": "bot", "level": row.bot_level} for _ in range(players)]
-    seats[PLAYER_SEAT] = {"kind": "human", "user": user_id}
+    own_seat, *theirs = human_seats(number, players, friends)
+    seats[own_seat] = {"kind": "human", "user": user_id}
+    for seat in theirs:
+        seats[seat] = {"kind": "human"}
     request = TableRequest(row.game, row.preset, options, seats, public=False,
                            seed=board_seed(row.seed, number), chat="off",
                            first_dealer=board_first_dealer(number, players), event_id=row.id, event_board=number)
     try:
         table = hub.create(request, None, also=lambda c, table_row: insert_play(c, row.id, number, user_id,
-                                                                                PLAYER_SEAT, table_row.id))
+                                                                                own_seat, table_row.id))
     except IntegrityError:  # started at the same moment from another tab or node: that one stands
         mine = own_plays(hub.store, row.id, user_id)
         if number not in mine:
@@ -206,11 +222,12 @@ def event_json(row: EventRow, viewer: int | None, plays: list[PlayRow]) -> dict[
               for user, score in score_field(field).items()}  # by (board, player): key is (event, board, seat)
     players = len({p.user_id for p in plays})
     played = sum(1 for p in mine.values() if p.status == FINISHED)
-    boards = []
+    boards, players_at_table = [], _players(row)
     for number in range(1, row.boards + 1):
         play = mine.get(number)
         score = None if play is None else scored.get((number, play.user_id))
-        boards.append({"number": number, "dealer": board_first_dealer(number, _players(row)), "seat": PLAYER_SEAT,
+        boards.append({"number": number, "dealer": board_first_dealer(number, players_at_table),
+                       "seat": PLAYER_SEAT if play is None else play.seat,
                        "status": "open" if play is None else ("played" if play.status == FINISHED else "playing"),
                        "table": None if play is None else play.table_id,
                        "points": None if play is None else play.points,

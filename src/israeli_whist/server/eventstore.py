@@ -66,7 +66,7 @@ event_plays = Table(
     Column("board", Integer, primary_key=True),
     Column("user_id", Integer, ForeignKey("users.id"), primary_key=True, index=True),
     Column("seat", Integer, nullable=False),
-    Column("table_id", String(24), ForeignKey("tables.id"), nullable=False, unique=True),
+    Column("table_id", String(24), ForeignKey("tables.id"), nullable=False, index=True),  # friends share one
     Column("status", String(12), nullable=False),  # playing, finished
     Column("points", Integer, nullable=True),
     Column("line", JSON, nullable=True),  # {"contract": int|None, "tricks": int, "trump": int|None}
@@ -192,20 +192,20 @@ def all_finished_plays(store: Store) -> list[PlayRow]:
 
 
 def insert_play(c: Connection, event_id: str, board: int, user_id: int, seat: int, table_id: str) -> None:
-    """In the transaction that stores the board's table: raises ``IntegrityError`` (and so stores
-    neither) when this player has already started the board."""
+    """In the transaction that stores the board's table, or a friend's seat at it: raises
+    ``IntegrityError`` (and so stores neither) when this player has already started the board."""
     c.execute(insert(event_plays).values(event_id=event_id, board=board, user_id=user_id, seat=seat, table_id=table_id,
                                          status=PLAYING, started_at=now()))
 
 
 def record_board(c: Connection, table_id: str, match: Match) -> None:
-    """In the transaction that stores the last action of a board's table: the player's result."""
-    seat = c.execute(select(event_plays.c.seat).where(event_plays.c.table_id == table_id)).scalar()
-    if seat is None:  # a table whose play row was never written: nothing to record
-        return
+    """In the transaction that stores the last action of a board's table: each of its players'
+    results (one against bots; friends at one table, each in their seat)."""
     final = match.results[-1].final
-    contract = final.contracts[seat] if final.contracts else None
-    line = {"contract": contract if contract is not None and contract >= 0 else None,
-            "tricks": final.tricks_won[seat], "trump": final.trump if final.trump >= 0 else None}
-    c.execute(update(event_plays).where(event_plays.c.table_id == table_id, event_plays.c.status == PLAYING)
-              .values(status=FINISHED, points=match.totals[seat], line=line, finished_at=now()))
+    for seat in c.execute(select(event_plays.c.seat).where(event_plays.c.table_id == table_id)).scalars():
+        contract = final.contracts[seat] if final.contracts else None
+        line = {"contract": contract if contract is not None and contract >= 0 else None,
+                "tricks": final.tricks_won[seat], "trump": final.trump if final.trump >= 0 else None}
+        c.execute(update(event_plays).where(event_plays.c.table_id == table_id, event_plays.c.seat == seat,
+                                            event_plays.c.status == PLAYING)
+                  .values(status=FINISHED, points=match.totals[seat], line=line, finished_at=now()))

@@ -87,11 +87,13 @@ def finished_games(c: Connection, viewer: int | None, player: int | None, offset
 def game_summary(row: RowMapping, players: list[dict[str, Any]], places: Sequence[int],
                  hints_used: int) -> dict[str, Any]:
     """A game as the history lists it; ``unrated`` says why a game is not rated (``ratings.unrated_because``)."""
-    unrated = unrated_because(bool(row["hints"]), hints_used)
+    unrated = unrated_because(bool(row["hints"]), hints_used, row["event_id"] is not None)
     return {"id": row["id"], "game": row["game"], "preset": row["preset"], "options": row["options"],
             "created_at": iso(row["created_at"]), "finished_at": iso(row["finished_at"]), "players": players,
             "totals": list(row["totals"] or []), "places": list(places), "hints_allowed": bool(row["hints"]),
-            "hints_used": hints_used, "rated": unrated is None, "unrated": unrated}
+            "hints_used": hints_used, "rated": unrated is None, "unrated": unrated,
+            # A board of a duplicate event (events.py): its results against the field are the event's.
+            "event": None if row["event_id"] is None else {"id": row["event_id"], "board": row["event_board"]}}
 
 
 def iso(moment: dt.datetime | None) -> str | None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.engine import Connection
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from israeli_whist.bots.matches.runner import bot_to_act
 from israeli_whist.bots.players.base import Bot
@@ -30,7 +30,7 @@ from israeli_whist.core.match import Match
 from israeli_whist.core.views import seat_view
 from israeli_whist.server.cluster import Cluster, LeaseLost
 from israeli_whist.server.db import SeatRow, Store, TableRow
-from israeli_whist.server.eventstore import record_board
+from israeli_whist.server.eventstore import insert_play, record_board
 from israeli_whist.server.ratings import rate_finished_game
 from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replay import replay_actions
@@ -150,12 +150,23 @@ class LiveTable:
         seat = self.seats[seat_number]
         if seat.is_bot or seat.user_id is not None:
             raise ActionRefused(Refusal.TAKEN, f"Seat {seat_number + 1} is not free")
-        self.store.set_seat_user(self.id, seat_number, user_id)
+        try:
+            self.store.set_seat_user(self.id, seat_number, user_id, self._event_play(seat_number, user_id))
+        except IntegrityError:  # the primary key of the board's plays: this player has started it already
+            raise ActionRefused(Refusal.BOARD_PLAYED, "You have played this board, or are playing it at another "
+                                                      "table: a board is played once") from None
         seat.user_id, seat.name = user_id, name
         # Until the player opens the table, the seat is as if they had left: after the grace
         # period a bot plays for them, so that a table never waits for someone who never comes.
         if not seat.connections:
             self.start_grace(seat)
+
+    def _event_play(self, seat_number: int, user_id: int) -> Callable[[Connection], None] | None:
+        """At an event's board, what stores the player's play of it with their seat."""
+        event_id, board = self.row.event_id, self.row.event_board
+        if event_id is None or board is None:
+            return None
+        return lambda c: insert_play(c, event_id, board, user_id, seat_number, self.id)
 
     async def seat_user(self, seat_number: int, user_id: int, name: str) -> None:
         """``take_seat``, then everyone is told and the bots go on (a join from any node)."""

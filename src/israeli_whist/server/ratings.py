@@ -154,13 +154,16 @@ def rate_finished_game(c: Connection, table_id: str) -> None:
         log.exception("table %s: the game could not be rated", table_id)
 
 
-def unrated_because(allowed_hints: bool, hints_used: int) -> str | None:
-    """Why a game is not rated: ``practice`` (its table allowed hints), ``hints`` (a hint was used
-    in it), or None for a rated game.
+def unrated_because(allowed_hints: bool, hints_used: int, event_board: bool = False) -> str | None:
+    """Why a game is not rated: ``event`` (a board of a duplicate event, scored against its field
+    instead: events.py), ``practice`` (its table allowed hints), ``hints`` (a hint was used in it),
+    or None for a rated game.
 
-    >>> unrated_because(False, 0), unrated_because(True, 0), unrated_because(False, 2)
-    (None, 'practice', 'hints')
+    >>> unrated_because(False, 0), unrated_because(True, 0), unrated_because(False, 2), unrated_because(False, 0, True)
+    (None, 'practice', 'hints', 'event')
     """
+    if event_board:
+        return "event"
     if hints_used:
         return "hints"
     return "practice" if allowed_hints else None
@@ -168,7 +171,7 @@ def unrated_because(allowed_hints: bool, hints_used: int) -> str | None:
 
 def _rate(c: Connection, table_id: str) -> None:
     row = c.execute(select(tables).where(tables.c.id == table_id)).mappings().one()
-    why = unrated_because(bool(row["hints"]), hint_counts(c, [table_id]).get(table_id, 0))
+    why = unrated_because(bool(row["hints"]), hint_counts(c, [table_id]).get(table_id, 0), row["event_id"] is not None)
     if why is not None:
         log.info("table %s: not rated (%s)", table_id, why)
         return

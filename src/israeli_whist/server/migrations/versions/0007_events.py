@@ -43,7 +43,7 @@ def upgrade() -> None:
         sa.Column("board", sa.Integer, primary_key=True),
         sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
         sa.Column("seat", sa.Integer, nullable=False),
-        sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id"), nullable=False, unique=True),
+        sa.Column("table_id", sa.String(24), sa.ForeignKey("tables.id"), nullable=False),
         sa.Column("status", sa.String(12), nullable=False),
         sa.Column("points", sa.Integer, nullable=True),
         sa.Column("line", sa.JSON, nullable=True),
@@ -51,6 +51,7 @@ def upgrade() -> None:
         sa.Column("finished_at", sa.DateTime, nullable=True),
     )
     op.create_index("ix_event_plays_user_id", "event_plays", ["user_id"])
+    op.create_index("ix_event_plays_table_id", "event_plays", ["table_id"])
     op.add_column("tables", sa.Column("event_id", sa.String(24), nullable=True))
     op.add_column("tables", sa.Column("event_board", sa.Integer, nullable=True))
 
@@ -59,6 +60,7 @@ def downgrade() -> None:
     with op.batch_alter_table("tables") as batch:
         batch.drop_column("event_board")
         batch.drop_column("event_id")
+    op.drop_index("ix_event_plays_table_id", "event_plays")
     op.drop_index("ix_event_plays_user_id", "event_plays")
     op.drop_table("event_plays")
     op.drop_index("ix_events_ends_at", "events")
