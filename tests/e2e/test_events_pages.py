@@ -90,6 +90,9 @@ def test_a_player_on_a_phone_in_hebrew_plays_the_daily_event_and_sees_the_field(
         noa.goto(server.url + "/events")
         drawn(noa)
         expect(noa.get_by_test_id("guest")).to_be_visible()
+        noa.get_by_test_id("play-1").click()  # too soon: the page asks for the name first
+        expect(noa.get_by_test_id("error")).to_contain_text("קודם צריך להיכנס")
+        expect(noa.locator("#guest-name")).to_be_focused()
         noa.locator("#guest-name").fill("נועה")
         noa.locator("#guest-form button[type=submit]").click()
         expect(noa.get_by_test_id("guest")).to_be_hidden()

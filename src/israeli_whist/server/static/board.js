@@ -49,7 +49,7 @@ whist.ready.then(() => {
     $("event-link").href = kit.eventPath(eventId, invite);
     $("event-link").textContent = whist.t("results.back");
     $("board-title").textContent = whist.t("event.board", { n: number });
-    const button = kit.playButton(eventId, { number, status: "open" }, invite, (error) => { $("error").textContent = error.message; });
+    const button = kit.playButton(eventId, { number, status: "open" }, invite, kit.showError);
     $("unplayed-play").replaceChildren(button);
   }
 

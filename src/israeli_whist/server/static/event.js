@@ -13,7 +13,7 @@ whist.ready.then(() => {
   let me = null;
   let detail = null;
 
-  const showError = (error) => { $("error").textContent = error.message; };
+  const { showError } = kit;
 
   async function load() {
     $("error").textContent = "";

@@ -171,6 +171,14 @@ whist.events = (() => {
     });
   }
 
-  return { eventPath, boardPath, name, gameText, closesText, facts, factLine, ltr, percentText, aboveText, pointsText, play,
+  // A refusal in the page's error line; one for want of a player (401: nobody signed in) also takes
+  // the player to the name that signs them in as a guest, where the page has it.
+  function showError(error) {
+    document.getElementById("error").textContent = error.message;
+    const name = document.getElementById("guest-name");
+    if (error.status === 401 && name && !name.closest("[hidden]")) name.focus();
+  }
+
+  return { showError, eventPath, boardPath, name, gameText, closesText, facts, factLine, ltr, percentText, aboveText, pointsText, play,
     playButton, boardList, standingsTable, invitePanel, whoAmI, wireGuestForm };
 })();

@@ -22,7 +22,7 @@ whist.ready.then(() => {
   let rulesByGame = {};
   let rulesForm = null;
 
-  const showError = (error) => { $("error").textContent = error.message; };
+  const { showError } = kit;
 
   async function load() {
     $("error").textContent = "";
