@@ -36,9 +36,21 @@ whist.ready.then(() => {
     document.title = `${whist.t("site.name")}: ${kit.name(event)}`;
     $("event-facts").replaceChildren(kit.factLine(event));
     $("invite").replaceChildren(...(event.invite ? [kit.invitePanel(event)] : []));
-    $("boards").replaceChildren(kit.boardList(detail, invite, showError));
+    fillFriends(event);
+    $("boards").replaceChildren(kit.boardList(detail, invite, showError, () => Number($("friends").value)));
     $("no-standings").hidden = detail.standings.length > 0;
     $("standings").replaceChildren(...(detail.standings.length ? [kit.standingsTable(detail.standings, me, "standings")] : []));
+  }
+
+  // Who plays with the player: the event's bots only, or 1 up to seats - 1 friends at one table.
+  function fillFriends(event) {
+    const select = $("friends");
+    $("friends-line").hidden = !event.open;
+    if (select.options.length === event.seats) return;
+    const chosen = select.value || "0";
+    select.replaceChildren(...Array.from({ length: event.seats }, (_, n) => whist.element("option",
+      { value: String(n), text: n ? whist.t("event.friends_n", { n }) : whist.t("event.friends_bots") })));
+    select.value = Number(chosen) < event.seats ? chosen : "0";
   }
 
   async function start() {

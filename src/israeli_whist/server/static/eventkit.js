@@ -59,21 +59,25 @@ whist.events = (() => {
 
   // Plays board `n`: the server gives the board's table (the same one again while it is being
   // played), and the page goes there. Refusals (played, closed, private) come back as errors.
-  async function play(eventId, n, invite) {
+  // With `friends`, the table has seats for them, and its link carries the invite they join with
+  // (the table page shows it to copy).
+  async function play(eventId, n, invite, friends = 0) {
     const seat = await whist.api(`/api/events/${encodeURIComponent(eventId)}/boards/${n}/play`,
-      { method: "POST", body: { invite: invite || null } });
-    location.assign(`/table/${encodeURIComponent(seat.table)}`);
+      { method: "POST", body: { invite: invite || null, friends } });
+    const query = seat.invite ? `?invite=${encodeURIComponent(seat.invite)}` : "";
+    location.assign(`/table/${encodeURIComponent(seat.table)}${query}`);
   }
 
-  // A Play (or Continue) button for a board; `onError` gets the refusal's words.
-  function playButton(eventId, board, invite, onError) {
+  // A Play (or Continue) button for a board; `onError` gets the refusal's words, `friendsOf()` the
+  // number of friends to play it with (0: the event's bots only).
+  function playButton(eventId, board, invite, onError, friendsOf = () => 0) {
     const playing = board.status === "playing";
     const button = element("button", { type: "button", className: "primary small",
       text: whist.t(playing ? "event.continue" : "event.play"), dataset: { testid: `play-${board.number}` } });
     button.addEventListener("click", async () => {
       button.disabled = true;
       try {
-        await play(eventId, board.number, invite);
+        await play(eventId, board.number, invite, friendsOf());
       } catch (error) {
         button.disabled = false;
         onError(error);
@@ -84,7 +88,7 @@ whist.events = (() => {
 
   // The boards of an event, one row each: its number, who deals, and what the player has done with
   // it: Play, Continue, or the points, the percentage and a link to the results against the field.
-  function boardList(detail, invite, onError) {
+  function boardList(detail, invite, onError, friendsOf = () => 0) {
     const { event } = detail;
     return element("ol", { className: "event-boards", dataset: { testid: "event-boards" } }, detail.boards.map((board) => {
       const head = [
@@ -105,7 +109,7 @@ whist.events = (() => {
       } else if (event.open) {
         result = [
           board.status === "playing" ? element("span", { className: "muted", text: whist.t("event.playing") }) : null,
-          playButton(event.id, board, invite, onError),
+          playButton(event.id, board, invite, onError, friendsOf),
         ];
       } else {
         result = [element("span", { className: "muted", text: whist.t("event.not_played") })];
