@@ -94,7 +94,7 @@ def test_rotated_seats_put_everyone_everywhere() -> None:
 
 def test_a_board_is_one_hand_of_the_events_rules() -> None:
     israeli = board_game("israeli", None, {"frisch_rounds": "1"}, 5)
-    assert israeli.hands_in_game() == 1 and israeli.rules.frisch_rounds == 1
+    assert israeli.hands_in_game() == 1 and israeli.rules.to_dict()["frisch_rounds"] == 1
     match = board_match(israeli, "e", 5)
     assert match.hand.dealer == 0 and match.hands_total == 1
     sizes = [board_game("whistiti", None, {"players": "4"}, number).hands_in_game() for number in (1, 2)]

@@ -45,6 +45,11 @@ def start(client: TestClient, player: Player, event: Message, board: int) -> str
     return str(response.json()["table"])
 
 
+def settled(message: Message) -> bool:
+    """A state at which the board waits for its player (seat 0), or is over."""
+    return message["type"] == "state" and bool(message["score"]["over"] or message["view"]["player"] == 0)
+
+
 def play_boards(conns: list[TestConn], rngs: list[random.Random], timeout: float = 30.0) -> list[Message]:
     """Play several boards' tables at once, one move at a time on each in turn, to their ends."""
     deadline = time.monotonic() + timeout
@@ -54,9 +59,6 @@ def play_boards(conns: list[TestConn], rngs: list[random.Random], timeout: float
         for index, (conn, rng) in enumerate(zip(conns, rngs, strict=True)):
             if done[index] is not None:
                 continue
-            def settled(m: Message) -> bool:
-                return m["type"] == "state" and (m["score"]["over"] or m["view"]["player"] == 0)
-
             state = conn.state if settled(conn.state) else conn.until(settled)
             if state["score"]["over"]:
                 done[index] = state

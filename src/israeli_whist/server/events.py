@@ -146,7 +146,8 @@ def start_board(hub: Hub, row: EventRow, number: int, user_id: int, friends: int
     for seat in theirs:
         seats[seat] = {"kind": "human"}
     request = TableRequest(row.game, row.preset, options, seats, public=False,
-                           seed=board_seed(row.seed, number), chat="off",
+                           seed=board_seed(row.seed, number),
+                           chat="seated" if friends else "off",  # friends talk; alone, nobody to talk to
                            first_dealer=board_first_dealer(number, players), event_id=row.id, event_board=number)
     try:
         table = hub.create(request, None, also=lambda c, table_row: insert_play(c, row.id, number, user_id,
@@ -203,7 +204,7 @@ def summary_json(row: EventRow, viewer: int | None, players: int, played: int) -
     game = make_game(row.game, row.preset, row.options)
     shown = {"id": row.id, "name": row.name, "kind": row.kind, "game": row.game, "title": game.title,
              "preset": row.preset, "options": row.options, "house_rules": game.rules.changed_options(),
-             "boards": row.boards, "bot_level": row.bot_level, "public": row.public,
+             "boards": row.boards, "seats": game.players, "bot_level": row.bot_level, "public": row.public,
              "starts_at": _iso(row.starts_at), "ends_at": _iso(row.ends_at), "open": row.open_at(now()),
              "players": players, "played": played, "created_by": row.created_by}
     if viewer is not None and viewer == row.created_by:

@@ -129,6 +129,12 @@ const finished = (() => {
   // for a rated game: "Practice table: not rated", or the hints used (server/hints.py).
   function unratedNote(game) {
     if (game.rated !== false) return null;
+    if (game.event) {  // a board of a duplicate event: its results are against the field, a link away
+      const link = el("a", "unrated-note", whist.t("history.event_board"));
+      link.href = `/event/${encodeURIComponent(game.event.id)}/board/${game.event.board}`;
+      link.dataset.testid = "unrated-note";
+      return link;
+    }
     const words = game.hints_used ? whist.t("history.hints_used", { n: game.hints_used }) : whist.t("history.practice");
     const note = el("span", "unrated-note", words);
     note.dataset.testid = "unrated-note";
