@@ -18,6 +18,8 @@ from server_kit import Player, TestConn, choose, connect, sign_in, use
 from starlette.websockets import WebSocketDisconnect
 
 from israeli_whist.server.app import create_app
+from israeli_whist.server.events import DailyRules, daily_event
+from israeli_whist.server.eventstore import add_event
 from israeli_whist.server.settings import ServerSettings
 
 Message = dict[str, Any]
@@ -264,3 +266,12 @@ def test_friends_at_one_table_turn_round_it_board_by_board(client: TestClient) -
         assert shown["seat"] == seat and [r["name"] for r in shown["results"]] == [player.name]
     boards = use(client, ben).get(f"/api/events/{eid}").json()["boards"]
     assert (boards[1]["status"], boards[1]["seat"]) == ("played", 2)
+
+
+def test_the_days_event_made_by_two_nodes_at_once_is_one(client: TestClient) -> None:
+    """Two nodes asked for the daily event in the same instant: the second's insert finds the
+    first's row, and both serve its boards (the same secret seed)."""
+    store = client.app.state.store  # type: ignore[attr-defined]
+    first = daily_event(store, DailyRules())
+    second = add_event(store, dataclasses.replace(first, seed="another-seed"))
+    assert second == first and daily_event(store, DailyRules()).seed == first.seed
