@@ -5,10 +5,11 @@ axe-core's check of a page: shared by ``bench/page_audit.py`` (Lighthouse and ax
 ``make_tour(url)`` makes, through the API and the table's WebSocket as a player's browser would:
 a guest, a table waiting for the guest's trump call (the auction), a table waiting for the
 guest's card (the play), a finished one-hand game with its analysis searched (the replay finds
-it kept), a table at each of the guest's other calls (a Frisch, the contract bidding), and a
-score sheet with two hands. Its pages are the lobby signed out and signed in, every table, the
-replay at a card of the hand, the history, the leaderboard, the list of sheets, the sheet, and
-the offline page (``last_card`` brings a table to the end of a hand, for a test to play it).
+it kept), a table at each of the guest's other calls (a Frisch, the contract bidding), a score
+sheet with two hands, and the daily event's first board played. Its pages are the lobby signed
+out and signed in, every table, the replay at a card of the hand, the history, the leaderboard,
+the list of sheets, the sheet, the offline page, the events, the daily event and its first
+board's results (``last_card`` brings a table to the end of a hand, for a test to play it).
 
 axe-core comes with the PyPI package ``axe-playwright-python`` (its bundled ``axe.min.js``), run
 on the page through Playwright: no browser download, no npm.
@@ -107,6 +108,7 @@ def make_tour(url: str, seed: int = 1) -> Tour:
     contract_id = new_table(url, cookie)
     play_until(url, cookie, contract_id, lambda s: my_turn(s, "contract"), rng)
     sheet_id = sheet_with_hands(url, cookie)
+    daily_id = played_daily_board(url, cookie, rng)
     # The replay at the first card of the hand: the trick on the felt and the analysis's verdict.
     first_card = next(card["step"] for card in analysis["hands"][0]["cards"])
     pages = [
@@ -122,6 +124,9 @@ def make_tour(url: str, seed: int = 1) -> Tour:
         TourPage("sheets", "/sheet", True, "[data-testid=sheet-item]"),
         TourPage("sheet", f"/sheet/{sheet_id}", True, "[data-testid=hand-row-2]"),
         TourPage("offline", "/offline", False, "main:not([aria-busy])"),
+        TourPage("events", "/events", True, "[data-testid=daily] .event-board.played"),
+        TourPage("event", f"/event/{daily_id}", True, "[data-testid=standings] tbody tr"),
+        TourPage("event-board", f"/event/{daily_id}/board/1", True, "[data-testid=result-line]"),
     ]
     return Tour(url, cookie, pages)
 
@@ -186,6 +191,18 @@ def finished_game(url: str, cookie: str, rng: random.Random, tries: int = 5) -> 
         if not game["hands"][0]["cancelled"]:
             return table_id
     raise AssertionError(f"every one of {tries} games was passed round")
+
+
+def played_daily_board(url: str, cookie: str, rng: random.Random) -> str:
+    """The daily event with its first board played by the guest (its results page then opens): the
+    event's id."""
+    status, _, daily = call(url, "GET", "/api/events/daily", cookie=cookie)
+    assert status == 200, daily
+    status, _, seat = call(url, "POST", f"/api/events/{daily['id']}/boards/1/play", {"invite": None}, cookie)
+    assert status == 201, seat
+    play_until(url, cookie, seat["table"], lambda s: bool(s["score"]["over"]), rng)
+    event_id: str = daily["id"]
+    return event_id
 
 
 def sheet_with_hands(url: str, cookie: str) -> str:

@@ -1,7 +1,8 @@
 """A real session in the full-screen view: ``whist play`` in a pseudo-terminal (pexpect), its screen
 read through a terminal emulator (pyte), played by reading the prompt and typing as a person does;
-at the common terminal sizes (80x24 and 120x40) the whole hand and the whole score sheet in view; and the
-hint at F4 (cli/hint.py), saved with the game, or refused with --no-hints."""
+at the common terminal sizes (80x24 and 120x40) the whole hand and the whole score sheet in view; the
+hint at F4 (cli/hint.py), saved with the game, or refused with --no-hints; and an event's board
+(``whist event play``) at the same table."""
 
 from __future__ import annotations
 
@@ -33,13 +34,14 @@ TYPED = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 class Terminal:
     """``whist play`` on a screen of ROWS x COLUMNS (or ``size``), as a person sees it."""
 
-    def __init__(self, *args: str, size: tuple[int, int] = (ROWS, COLUMNS)) -> None:
+    def __init__(self, *args: str, size: tuple[int, int] = (ROWS, COLUMNS), command: tuple[str, ...] = ("play",)
+                 ) -> None:
         rows, columns = size
         self.screen = pyte.Screen(columns, rows)
         self.stream = pyte.ByteStream(self.screen)
         env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES", "NO_COLOR")}
         env["TERM"] = "xterm-256color"
-        self.child = pexpect.spawn(sys.executable, ["-m", "israeli_whist.cli", "play", *args], env=env,
+        self.child = pexpect.spawn(sys.executable, ["-m", "israeli_whist.cli", *command, *args], env=env,
                                    dimensions=(rows, columns), timeout=60)
         self.output = bytearray()
 
@@ -305,3 +307,44 @@ def test_f4_at_a_table_without_hints_says_so() -> None:
     terminal.wait_for("Hints are off in this game")
     terminal.child.send("\x03")
     assert terminal.finish() == 130
+
+
+def test_an_event_board_at_the_card_table(tmp_path: Path) -> None:
+    """``whist event play`` in a terminal: the board at the card table, no hint at F4, the result in
+    the file once the board is over, and the board's field on the terminal's own screen after it."""
+    path = tmp_path / "club.json"
+    subprocess.run([sys.executable, "-m", "israeli_whist.cli", "event", "create", str(path), "--seed", "club",
+                    "--boards", "2"], check=True, capture_output=True)
+    terminal = Terminal(str(path), "--player", "Ann", "--board", "2", "--delay", "0",
+                        command=("event", "play"))
+    terminal.wait_for(PROMPT)
+    terminal.wait_for("Your hand")
+    terminal.child.send(F4)
+    terminal.wait_for("Hints are off on an event's boards")
+    asked = ""
+    while (match := prompt_or_end(terminal)) is not None:
+        if match.group(0) == asked:
+            terminal.read()
+            continue
+        asked = match.group(0)
+        terminal.type(first_choice(match.group(2)))
+    assert "Hand 1 is over" in terminal.text
+    terminal.type("")
+    assert terminal.finish() == 0
+    after = terminal.output.decode("utf-8", "replace")
+    assert "Traceback" not in after and "Board 2 recorded for Ann." in after and "club: board 2" in after
+    results = json.loads(path.read_text(encoding="utf-8"))["results"]
+    assert [(r["player"], r["board"]) for r in results] == [("Ann", 2)]
+
+
+def test_ctrl_c_at_an_event_board_records_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "club.json"
+    subprocess.run([sys.executable, "-m", "israeli_whist.cli", "event", "create", str(path), "--seed", "club"],
+                   check=True, capture_output=True)
+    before = path.read_bytes()
+    terminal = Terminal(str(path), "--player", "Ann", "--view", "table", command=("event", "play"))
+    terminal.wait_for(PROMPT)
+    terminal.child.send("\x03")
+    assert terminal.finish() == 130
+    assert "Board 1 is not recorded: Ann may play it again." in terminal.output.decode("utf-8", "replace")
+    assert path.read_bytes() == before

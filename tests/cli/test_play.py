@@ -38,7 +38,7 @@ def scripted_game(game: str, seed: int, answer: Answer, players: int | None = No
     match = Match.start(build_game(game, options=options, players=players, hands=hands), seed)
     seats = make_seats(match, "random", seed, "Ann")
     if passing:
-        seats = replace(seats, bots={seat: PassingBot() for seat in seats.bots})
+        seats = replace(seats, bots={seat: PassingBot() for seat in range(match.game.players) if seat != seats.human})
     out = io.StringIO()
     prompts: list[str] = []
 

@@ -8,9 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from israeli_whist.core.duplicate import (
+    Standing,
     board_bot_seed,
     board_game,
     board_match,
+    places,
     score_field,
     seats_of,
     standings,
@@ -92,7 +94,7 @@ def test_rotated_seats_put_everyone_everywhere() -> None:
 
 def test_a_board_is_one_hand_of_the_events_rules() -> None:
     israeli = board_game("israeli", None, {"frisch_rounds": "1"}, 5)
-    assert israeli.hands_in_game() == 1 and israeli.rules.frisch_rounds == 1
+    assert israeli.hands_in_game() == 1 and israeli.rules.to_dict()["frisch_rounds"] == 1
     match = board_match(israeli, "e", 5)
     assert match.hand.dealer == 0 and match.hands_total == 1
     sizes = [board_game("whistiti", None, {"players": "4"}, number).hands_in_game() for number in (1, 2)]
@@ -101,3 +103,11 @@ def test_a_board_is_one_hand_of_the_events_rules() -> None:
     assert first.hand.hands[0].bit_count() == 1 and second.hand.hands[0].bit_count() == 2
     with pytest.raises(RulesError):
         board_game("classic", None, {}, 1)
+
+
+def test_players_level_to_the_decimals_shown_share_a_place() -> None:
+    rows = [Standing("ann", 2, 75.0, 10.0), Standing("ben", 1, 50.0, 0.1 + 0.2), Standing("cy", 3, 50.0, 0.3),
+            Standing("dana", 1, 50.0, 0.0), Standing("eli", 1, 50.0, 0.0)]
+    assert places(rows) == [1, 2, 2, 4, 4]  # 0.1 + 0.2 is 0.30000000000000004: level with 0.3 as shown
+    assert places(rows, decimals=20) == [1, 2, 3, 4, 4]
+    assert places([]) == []

@@ -30,7 +30,7 @@ from playwright.sync_api import Browser, Page, Playwright, Route, expect
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 VIEWPORTS = {"phone-he": ("he-IL", 375, 812), "laptop-en": ("en-US", 1280, 800)}
 PAGES = ["lobby-signed-out", "lobby", "table-auction", "table-play", "table-frisch", "table-contract",
-         "replay", "history", "leaderboard", "sheets", "sheet", "offline"]
+         "replay", "history", "leaderboard", "sheets", "sheet", "offline", "events", "event", "event-board"]
 
 # Below the web's "good" line of 0.1 with room to spare. Before the pages kept their main part hidden
 # until drawn, the lobby signed in scored 0.27 to 0.4 and a table 0.2 to 0.33 (the forms and the felt

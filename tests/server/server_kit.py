@@ -28,6 +28,7 @@ from israeli_whist.core.games import make_game
 from israeli_whist.core.match import Match
 from israeli_whist.core.views import SeatView, hidden_cards, seat_view
 from israeli_whist.server.db import TableRow, actions, make_engine
+from israeli_whist.server.eventstore import events
 from israeli_whist.server.live import LiveTable
 from israeli_whist.server.viewjson import scoreboard_json, view_json
 
@@ -241,6 +242,17 @@ def stored_actions(url: str, table_id: str) -> list[tuple[int, int, int, bool]]:
             rows = c.execute(select(actions.c.seq, actions.c.seat, actions.c.action, actions.c.by_bot)
                              .where(actions.c.table_id == table_id).order_by(actions.c.seq))
             return [(r.seq, r.seat, r.action, bool(r.by_bot)) for r in rows]
+    finally:
+        engine.dispose()
+
+
+def event_seed(url: str, event_id: str) -> str:
+    """An event's secret seed, read straight from the database: what deals its boards and seeds their bots."""
+    engine = make_engine(url)
+    try:
+        with engine.connect() as c:
+            seed: str = c.execute(select(events.c.seed).where(events.c.id == event_id)).scalar_one()
+            return seed
     finally:
         engine.dispose()
 

@@ -18,6 +18,8 @@ from server_kit import Player, TestConn, choose, connect, sign_in, use
 from starlette.websockets import WebSocketDisconnect
 
 from israeli_whist.server.app import create_app
+from israeli_whist.server.events import DailyRules, daily_event
+from israeli_whist.server.eventstore import add_event
 from israeli_whist.server.settings import ServerSettings
 
 Message = dict[str, Any]
@@ -45,6 +47,11 @@ def start(client: TestClient, player: Player, event: Message, board: int) -> str
     return str(response.json()["table"])
 
 
+def settled(message: Message) -> bool:
+    """A state at which the board waits for its player (seat 0), or is over."""
+    return message["type"] == "state" and bool(message["score"]["over"] or message["view"]["player"] == 0)
+
+
 def play_boards(conns: list[TestConn], rngs: list[random.Random], timeout: float = 30.0) -> list[Message]:
     """Play several boards' tables at once, one move at a time on each in turn, to their ends."""
     deadline = time.monotonic() + timeout
@@ -54,9 +61,6 @@ def play_boards(conns: list[TestConn], rngs: list[random.Random], timeout: float
         for index, (conn, rng) in enumerate(zip(conns, rngs, strict=True)):
             if done[index] is not None:
                 continue
-            def settled(m: Message) -> bool:
-                return m["type"] == "state" and (m["score"]["over"] or m["view"]["player"] == 0)
-
             state = conn.state if settled(conn.state) else conn.until(settled)
             if state["score"]["over"]:
                 done[index] = state
@@ -262,3 +266,12 @@ def test_friends_at_one_table_turn_round_it_board_by_board(client: TestClient) -
         assert shown["seat"] == seat and [r["name"] for r in shown["results"]] == [player.name]
     boards = use(client, ben).get(f"/api/events/{eid}").json()["boards"]
     assert (boards[1]["status"], boards[1]["seat"]) == ("played", 2)
+
+
+def test_the_days_event_made_by_two_nodes_at_once_is_one(client: TestClient) -> None:
+    """Two nodes asked for the daily event in the same instant: the second's insert finds the
+    first's row, and both serve its boards (the same secret seed)."""
+    store = client.app.state.store  # type: ignore[attr-defined]
+    first = daily_event(store, DailyRules())
+    second = add_event(store, dataclasses.replace(first, seed="another-seed"))
+    assert second == first and daily_event(store, DailyRules()).seed == first.seed

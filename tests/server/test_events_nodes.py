@@ -13,15 +13,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from server_kit import Player, connect, sign_in, stored_actions, use
-from sqlalchemy import select
+from server_kit import Player, connect, event_seed, sign_in, stored_actions, use
 
 from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.duplicate import board_game, board_match, board_seed, decision_seed
 from israeli_whist.core.views import seat_view
 from israeli_whist.server.app import create_app
-from israeli_whist.server.db import make_engine
-from israeli_whist.server.eventstore import events
 from israeli_whist.server.settings import ServerSettings
 
 Message = dict[str, Any]
@@ -83,12 +80,7 @@ def test_the_same_play_meets_the_same_bots_on_every_node_and_at_any_time(setting
     assert any(by_bot for *_, by_bot in played[0])
 
     # The bots' answers are those of a bot made afresh from the board, the seat and the step.
-    engine = make_engine(settings.database_url)
-    try:
-        with engine.connect() as c:
-            seed = c.execute(select(events.c.seed).where(events.c.id == event["id"])).scalar_one()
-    finally:
-        engine.dispose()
+    seed = event_seed(settings.database_url, event["id"])
     game = board_game("israeli", None, {}, 2)
     match = board_match(game, seed, 2)
     for step, seat, action, by_bot in played[0]:

@@ -286,11 +286,13 @@ class TableApp(App[int]):
 class TableGame(TerminalGame):
     """``TerminalGame`` with its table, words and questions on the full-screen view."""
 
-    def __init__(self, match: Match, seats: Seats, delay: float, hints: bool = True) -> None:
+    def __init__(self, match: Match, seats: Seats, delay: float, hints: bool = True,
+                 no_hints: str | None = None) -> None:
         self.app = TableApp(self)
         # Wide enough never to wrap: the log wraps each entry to its own width (LogFile, log_line).
         console = Console(file=LogFile(self.app), width=1000, force_terminal=True, color_system="standard")
-        super().__init__(match, seats, console, self.app.read, None, hints)  # saved by run_full_screen, after the view
+        # saved by run_full_screen, after the view
+        super().__init__(match, seats, console, self.app.read, None, hints, no_hints)
         self.delay = delay
         self.blocks: list[RenderableType] = []  # shown on the board together, until the table is drawn again
 
@@ -353,9 +355,10 @@ class TableGame(TerminalGame):
             super().command(word, view, shown)
 
 
-def run_full_screen(match: Match, seats: Seats, delay: float, hints: bool = True) -> tuple[TableGame, int]:
+def run_full_screen(match: Match, seats: Seats, delay: float, hints: bool = True,
+                    no_hints: str | None = None) -> tuple[TableGame, int]:
     """Play in the full-screen view. The game as it ended and the exit code are returned, so that the
     caller tells the end and saves the record on the terminal's own screen, where it stays."""
-    game = TableGame(match, seats, delay, hints)
+    game = TableGame(match, seats, delay, hints, no_hints)
     code = game.app.run()
     return game, 1 if code is None else code

@@ -1,8 +1,7 @@
-"""The ``whist`` command: play, rules, check, analyze, serve, tournament, selfplay, train."""
+"""The ``whist`` command: play, rules, check, analyze, serve, tournament, selfplay, train, event."""
 
 from __future__ import annotations
 
-import os
 import random
 import sys
 from enum import StrEnum
@@ -18,21 +17,22 @@ from israeli_whist.cli.analyze import run_analyze
 from israeli_whist.cli.check import run_check
 from israeli_whist.cli.errors import WhistGroup, cannot_run
 from israeli_whist.cli.errors import usage_error as refuse
+from israeli_whist.cli.event import EventLevel, event_app
 from israeli_whist.cli.options import PresetOption, RuleOptions, build_game, default_bot_level
 from israeli_whist.cli.play import TerminalGame
 from israeli_whist.cli.review import DEALS_RANGE, DEFAULT_REVIEW, PAR_PLAYOUTS_RANGE, review_settings, run_review
 from israeli_whist.cli.rulesinfo import all_rules
-from israeli_whist.cli.scores import final_results
 from israeli_whist.cli.selfplay import selfplay
 from israeli_whist.cli.session import Seats, make_seats, save_record
 from israeli_whist.cli.tournament import tournament
 from israeli_whist.cli.train import train
+from israeli_whist.cli.views import DelayOption, View, ViewOption, default_view, full_screen
 from israeli_whist.cli.watch import watch as watch_game
 from israeli_whist.core.errors import WhistError
 from israeli_whist.core.games import GAMES
 from israeli_whist.core.match import Match
 from israeli_whist.core.names import normal_name
-from israeli_whist.server.settings import EVENT_LEVELS, LOG_LEVELS, RateLimits, ServerSettings, allowed_origins
+from israeli_whist.server.settings import LOG_LEVELS, RateLimits, ServerSettings, allowed_origins
 
 app = typer.Typer(
     name="whist",
@@ -51,17 +51,10 @@ GameName = StrEnum("GameName", {name: name for name in GAMES})  # type: ignore[m
 FIRST_GAME = GameName("israeli")
 
 
-class View(StrEnum):
-    table = "table"
-    plain = "plain"
-
-
 LogLevel = StrEnum("LogLevel", {name: name for name in LOG_LEVELS})  # type: ignore[misc]  # from the settings
 INFO = LogLevel("info")
-EventLevel = StrEnum("EventLevel", {name: name for name in EVENT_LEVELS})  # type: ignore[misc]  # from the settings
 DAILY_LEVEL = EventLevel(ServerSettings.daily_bot_level)
 MAX_BOT_WORKERS = 512  # processes: more is a typo, and would start that many
-MAX_DELAY = 60.0  # seconds between the bots' moves at the card table
 
 
 def show_version(value: bool) -> None:
@@ -110,14 +103,8 @@ def play(
     watch: Annotated[bool, typer.Option(
         "--watch", help="No human: bots play every seat; each hand and the score sheet are printed.")] = False,
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
-    view: Annotated[View | None, typer.Option(
-        help="table: the full-screen card table; plain: a scrolling log, for scripts and screen readers. "
-             "Default: table when input and output are a terminal, plain otherwise.")
-    ] = None,
-    delay: Annotated[float, typer.Option(
-        min=0, max=MAX_DELAY,
-        help="Seconds between the bots' moves in the full-screen table (the plain log never waits).")
-    ] = 0.8,
+    view: ViewOption = None,
+    delay: DelayOption = 0.8,
     hints: Annotated[bool, typer.Option(
         "--hints/--no-hints",
         help="Whether you may ask for a hint at your turn (type hint, or F4 in the table): the expert's top "
@@ -150,7 +137,7 @@ def play(
     if watch and shown_as == View.plain:
         raise typer.Exit(watch_game(match, seats, console, save))
     if not watch:
-        console.print(f"{hand_game.title}: {seats.names[seats.human]} against {len(seats.bots)} {level} bots.",
+        console.print(f"{hand_game.title}: {seats.names[seats.human]} against {hand_game.players - 1} {level} bots.",
                       markup=False)
     if shown_as == View.table:  # watched there too: the same table, seen from no seat
         raise typer.Exit(play_full_screen(match, seats, console, save, delay, hints))
@@ -175,22 +162,9 @@ def check_save(save: Path) -> None:
         save.unlink()
 
 
-def default_view() -> View:
-    """The card table needs a terminal to draw on and keys to read; anything else gets the log
-    (a pipe, a file, a script, or a terminal that says it cannot draw: TERM=dumb)."""
-    drawable = sys.stdin.isatty() and sys.stdout.isatty() and os.environ.get("TERM", "") != "dumb"
-    return View.table if drawable else View.plain
-
-
 def play_full_screen(match: Match, seats: Seats, console: Console, save: Path | None, delay: float,
                      hints: bool = True) -> int:
-    from israeli_whist.cli.fullscreen import run_full_screen  # Textual loads only for the full-screen view
-
-    game, code = run_full_screen(match, seats, delay, hints)
-    if game.match.over:
-        console.print(final_results(game.match, game.names))
-    elif game.farewell:
-        console.print(game.farewell, style="bold", markup=False)
+    game, code = full_screen(match, seats, console, delay, hints)
     if save is not None and not save_record(console, game.match, seats, save, game.hints_used):
         code = code or 1
     return code
@@ -336,6 +310,7 @@ def serve(
 app.command()(tournament)
 app.command()(selfplay)
 app.command()(train)
+app.add_typer(event_app)
 
 
 def main() -> None:

@@ -47,9 +47,13 @@ TURN_COMMANDS = ("hand", "table", "last", "hint")  # about the turn under way: n
 
 
 class TerminalGame:
+    no_hints = "Hints are off in this game (whist play --no-hints)."  # said to a player who asks for one
+
     def __init__(self, match: Match, seats: Seats, console: Console, read: Reader, save: Path | None,
-                 hints: bool = True) -> None:
+                 hints: bool = True, no_hints: str | None = None) -> None:
         self.match = match
+        if no_hints is not None:  # what a player who asks for a hint is told where they are off
+            self.no_hints = no_hints
         self.seats = seats
         self.console = console
         self.read = read
@@ -191,7 +195,7 @@ class TerminalGame:
     def hint(self, view: SeatView) -> None:
         """The expert's top choices for the player's turn, recorded as a hint used."""
         if not self.hints:
-            self.refuse("Hints are off in this game (whist play --no-hints).")
+            self.refuse(self.no_hints)
             return
         hand, step = len(self.match.results) + 1, len(self.match.hand.history)
         self.show_hint(hint_block(work_out(view, f"{self.match.seed}/hint/{hand}/{step}")))

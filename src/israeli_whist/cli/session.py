@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from israeli_whist.bots.players.base import Bot
+from israeli_whist.bots.matches.runner import BotsAt, BotSeats
 from israeli_whist.bots.players.registry import make_bot
 from israeli_whist.core.match import Match
 from israeli_whist.core.records import dump_record, to_record
@@ -29,7 +29,7 @@ class Seats:
     players: list[str]  # names by player index, as the record keeps them
     names: list[str]  # names by seat, as the screen shows them
     human: int  # the human's seat; -1 when bots play every seat
-    bots: dict[int, Bot]
+    bots: BotSeats | BotsAt  # the same bots all game, or made for each decision (an event board's)
 
 
 def make_seats(match: Match, level: str, seed: int, human_name: str | None) -> Seats:

@@ -32,6 +32,13 @@ Player = TypeVar("Player", bound=Hashable)
 Field = TypeVar("Field", bound=Hashable)  # what tells one field from another (board and seat)
 
 ALONE_PERCENT = 50.0  # a result with no other in its field
+# What an event against bots is, in the web app and in ``whist event``'s files alike: the bots it may
+# have, those whose answers do not depend on the machine's speed (the expert's time budget does), so
+# that everyone's board meets the same play; its number of boards; the seat a player takes on each.
+EVENT_LEVELS = ("easy", "medium", "hard")
+MAX_BOARDS = 24
+PLAYER_SEAT = 0
+SHOWN_DECIMALS = 2  # of a percentage or points above the field, as the pages and the terminal show them
 
 
 @dataclass(frozen=True)
@@ -80,6 +87,21 @@ def standings(results: Mapping[Field, Mapping[Player, float]]) -> list[Standing]
     return sorted(rows, key=lambda row: (-row.percent, -row.above_average, str(row.player)))
 
 
+def places(rows: Sequence[Standing], decimals: int = SHOWN_DECIMALS) -> list[int]:
+    """Each row's place in ``standings``: players level on both measures to the ``decimals`` shown
+    share a place (sums taken in another order may differ in their last bits), the next one after
+    them is placed by its row (1, 2, 2, 4)."""
+    found: list[int] = []
+    for index, row in enumerate(rows):
+        level = index > 0 and _shown(rows[index - 1], decimals) == _shown(row, decimals)
+        found.append(found[-1] if level else index + 1)
+    return found
+
+
+def _shown(row: Standing, decimals: int) -> tuple[float, float]:
+    return round(row.percent, decimals), round(row.above_average, decimals)
+
+
 def board_seed(event_seed: str, number: int) -> str:
     """The seed that deals board ``number`` (from 1) of the event."""
     if number < 1:
@@ -92,6 +114,13 @@ def decision_seed(table_seed: str, seat: int, step: int) -> str:
     of a table dealt from ``table_seed``: a fresh bot each decision, so its answer depends on the
     cards and the play alone, never on which server asks, when, or what it asked before."""
     return f"{table_seed}/bot/{seat}/{step}"
+
+
+def actions_taken(match: Match) -> int:
+    """The step of ``decision_seed``: the actions taken so far in the game, a deal thrown in
+    (everyone passed) and dealt again counted with the rest, as a table numbers its actions."""
+    finished = sum(len(result.final.history) for result in match.results)
+    return finished if match.over else finished + len(match.hand.history)
 
 
 def board_bot_seed(event_seed: str, number: int, seat: int, step: int) -> str:

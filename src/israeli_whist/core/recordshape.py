@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -220,7 +221,7 @@ def check_shape(record: object) -> RecordShape:
     for name in REQUIRED_FIELDS:
         if name not in record:
             raise RecordError(f"The record has no {name!r} field")
-    game = _check_game(record)
+    game = check_rules(record)
     seed = record["seed"]
     small_number = is_integer(seed) and -SEED_LIMIT < seed < SEED_LIMIT
     if not (small_number or (isinstance(seed, str) and len(seed) <= MAX_SEED)):
@@ -248,13 +249,14 @@ def check_shape(record: object) -> RecordShape:
     return RecordShape(record, game, seed, first_dealer, names, hands)
 
 
-def _check_game(record: dict[str, Any]) -> HandGame:
-    name = check_text(record["game"], MAX_GAME_NAME, "The record's 'game'")
+def check_rules(record: dict[str, Any], whose: str = "The record's") -> HandGame:
+    """The game of a document's ``game`` and ``rules`` fields (a record's, an event file's)."""
+    name = check_text(record["game"], MAX_GAME_NAME, f"{whose} 'game'")
     rules = record["rules"]
     if not isinstance(rules, dict):
-        raise RecordError(f"The record's 'rules' must be an object, not {quoted(rules)}")
+        raise RecordError(f"{whose} 'rules' must be an object, not {quoted(rules)}")
     for option, value in rules.items():
-        what = f"The record's rule {quoted(option)}"
+        what = f"{whose} rule {quoted(option)}"
         check_text(option, MAX_OPTION_NAME, "The name of a rule")
         if isinstance(value, str):
             check_text(value, MAX_OPTION_TEXT, what)
@@ -266,15 +268,23 @@ def _check_game(record: dict[str, Any]) -> HandGame:
         raise RecordError(f"Bad rules: {error}") from None
 
 
-def _check_hand(entry: object, index: int, players: int) -> None:
-    where = f"Hand {index}"
-    if not isinstance(entry, dict):
-        raise RecordError(f"{where} must be a JSON object, not {quoted(entry)}")
-    for key in entry:
-        if key not in HAND_FIELDS:
+def check_fields(value: object, where: str, known: Sequence[str], required: Sequence[str] = ()) -> dict[str, Any]:
+    """A JSON object with no key but the ``known`` ones (a misspelt optional field would otherwise go
+    unchecked), and every one of the ``required``; ``where`` names it in messages."""
+    if not isinstance(value, dict):
+        raise RecordError(f"{where} must be a JSON object, not {quoted(value)}")
+    for key in value:
+        if key not in known:
             raise RecordError(f"{where} has an unknown field {quoted(key)}")
-    if "actions" not in entry:
-        raise RecordError(f"{where} has no 'actions' field")
+    for key in required:
+        if key not in value:
+            raise RecordError(f"{where} has no {key!r} field")
+    return value
+
+
+def _check_hand(value: object, index: int, players: int) -> None:
+    where = f"Hand {index}"
+    entry = check_fields(value, where, HAND_FIELDS, ("actions",))
     if "number" in entry and not (is_integer(entry["number"]) and entry["number"] == index):
         raise RecordError(f"{where}: 'number' must be {index} (hands are numbered in order, cancelled ones "
                           f"included), not {quoted(entry['number'])}")
@@ -289,7 +299,14 @@ def _check_hand(entry: object, index: int, players: int) -> None:
     if "points" in entry:
         check_integers(entry["points"], players, f"{where}: 'points'")
     check_flag(entry, "cancelled", f"{where}: 'cancelled'")
-    actions = check_any_list(entry["actions"], f"{where}: 'actions'")
+    actions = check_actions(entry["actions"], where, players)
+    if "hints" in entry:
+        _check_hints(entry["hints"], actions, where, players)
+
+
+def check_actions(value: object, where: str, players: int) -> list[Any]:
+    """A list of actions as a record writes them, each ``[seat, "text"]``; ``where`` names the list's owner."""
+    actions = check_any_list(value, f"{where}: 'actions'")
     for number, item in enumerate(actions, start=1):
         if not (isinstance(item, list) and len(item) == 2 and is_integer(item[0]) and 0 <= item[0] < players
                 and isinstance(item[1], str)):
@@ -299,8 +316,7 @@ def _check_hand(entry: object, index: int, players: int) -> None:
         if len(text) > MAX_ACTION_TEXT or not is_unicode(text):
             raise RecordError(f"{where}, action {number}, seat {seat}, {quoted(text)}: an action is text of at most "
                               f"{MAX_ACTION_TEXT} characters, in Unicode")
-    if "hints" in entry:
-        _check_hints(entry["hints"], actions, where, players)
+    return actions
 
 
 def _check_hints(hints: object, actions: list[Any], where: str, players: int) -> None:

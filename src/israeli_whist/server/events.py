@@ -27,11 +27,16 @@ from sqlalchemy.exc import IntegrityError
 
 from israeli_whist.core.cards import hand_name
 from israeli_whist.core.duplicate import (
+    EVENT_LEVELS,
+    MAX_BOARDS,
+    PLAYER_SEAT,
+    SHOWN_DECIMALS,
     board_first_dealer,
     board_game,
     board_match,
     board_options,
     board_seed,
+    places,
     score_field,
     seats_of,
     standings,
@@ -54,10 +59,7 @@ from israeli_whist.server.hub import Hub, TableRequest, TableRequestError
 from israeli_whist.server.live import LiveTable
 from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replies import Refused
-from israeli_whist.server.settings import EVENT_LEVELS
 
-PLAYER_SEAT: Final = 0  # a player's seat on every board of an event against bots
-MAX_BOARDS: Final = 24
 MAX_HOURS: Final = 720  # thirty days
 
 
@@ -144,7 +146,8 @@ def start_board(hub: Hub, row: EventRow, number: int, user_id: int, friends: int
     for seat in theirs:
         seats[seat] = {"kind": "human"}
     request = TableRequest(row.game, row.preset, options, seats, public=False,
-                           seed=board_seed(row.seed, number), chat="off",
+                           seed=board_seed(row.seed, number),
+                           chat="seated" if friends else "off",  # friends talk; alone, nobody to talk to
                            first_dealer=board_first_dealer(number, players), event_id=row.id, event_board=number)
     try:
         table = hub.create(request, None, also=lambda c, table_row: insert_play(c, row.id, number, user_id,
@@ -188,14 +191,12 @@ def fields_of(plays: list[PlayRow]) -> dict[tuple[str, int, int], dict[int, floa
 def standings_json(plays: list[PlayRow]) -> list[dict[str, Any]]:
     names = {p.user_id: p.name for p in plays}
     rows = standings(fields_of(plays))
-    shown, place = [], 0
-    for index, row in enumerate(rows):
-        before = rows[index - 1] if index else None
-        if before is None or (before.percent, before.above_average) != (row.percent, row.above_average):
-            place = index + 1
+    shown = []
+    for place, row in zip(places(rows), rows, strict=True):
         assert isinstance(row.player, int)
         shown.append({"place": place, "user": row.player, "name": names[row.player], "boards": row.boards,
-                      "percent": round(row.percent, 2), "above_average": round(row.above_average, 2)})
+                      "percent": round(row.percent, SHOWN_DECIMALS),
+                      "above_average": round(row.above_average, SHOWN_DECIMALS)})
     return shown
 
 
@@ -203,7 +204,7 @@ def summary_json(row: EventRow, viewer: int | None, players: int, played: int) -
     game = make_game(row.game, row.preset, row.options)
     shown = {"id": row.id, "name": row.name, "kind": row.kind, "game": row.game, "title": game.title,
              "preset": row.preset, "options": row.options, "house_rules": game.rules.changed_options(),
-             "boards": row.boards, "bot_level": row.bot_level, "public": row.public,
+             "boards": row.boards, "seats": game.players, "bot_level": row.bot_level, "public": row.public,
              "starts_at": _iso(row.starts_at), "ends_at": _iso(row.ends_at), "open": row.open_at(now()),
              "players": players, "played": played, "created_by": row.created_by}
     if viewer is not None and viewer == row.created_by:

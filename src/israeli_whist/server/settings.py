@@ -150,9 +150,6 @@ def allowed_origins(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(found)
 
 
-# The bots an event may have (israeli_whist.server.events): those whose answers do not depend on the
-# machine's speed (the expert's time budget does), so that everyone's board meets the same play.
-EVENT_LEVELS = ("easy", "medium", "hard")
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,9 @@ from israeli_whist.core.views import seat_view
 
 # The bot playing each seat that a bot plays now; a seat missing from it waits for a person.
 BotSeats = Mapping[int, Bot]
+# Or the bots as the match stands: an event board's are made afresh for each decision, seeded from
+# the board, the seat and the step (``israeli_whist.bots.matches.boardbots``).
+BotsAt = Callable[[Match], BotSeats]
 # Told after each bot action: the seat that acted, its action, and the match it made.
 OnAction = Callable[[int, Action, Match], None]
 
@@ -42,7 +45,12 @@ def play_hand(hand: HandState, bots: BotSeats) -> HandState:
     return hand
 
 
-def play_match(match: Match, bots: BotSeats, until: Callable[[Match], bool] | None = None,
+def bots_at(bots: BotSeats | BotsAt, match: Match) -> BotSeats:
+    """The bots that play ``match`` as it stands."""
+    return bots(match) if callable(bots) else bots
+
+
+def play_match(match: Match, bots: BotSeats | BotsAt, until: Callable[[Match], bool] | None = None,
                on_action: OnAction | None = None) -> Match:
     """Let the bots act while it is a bot's turn; stop at a human seat, the end, or when ``until``
     (asked before each bot turn) says so.
@@ -50,7 +58,7 @@ def play_match(match: Match, bots: BotSeats, until: Callable[[Match], bool] | No
     ``on_action`` is told each action once it is applied, so a caller that is interrupted
     (Ctrl-C, a player who leaves at the end of a hand) still knows the match as it stands.
     """
-    while (bot := bot_to_act(match.hand, bots)) is not None and (until is None or not until(match)):
+    while (bot := bot_to_act(match.hand, bots_at(bots, match))) is not None and (until is None or not until(match)):
         seat = match.hand.player
         action = bot.choose(seat_view(match.hand, seat))
         match = match.apply(action)

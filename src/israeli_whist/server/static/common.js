@@ -182,6 +182,7 @@ whist.TOPBAR = `
   <a class="brand" href="/" data-t="site.name">Whist</a>
   <nav>
     <a href="/" data-t="nav.lobby">Lobby</a>
+    <a href="/events" data-t="nav.events" data-testid="events-link">Events</a>
     <a href="/history" data-t="nav.history">History</a>
     <a href="/leaderboard" data-t="nav.leaderboard">Leaderboard</a>
     <a href="/sheet" data-t="nav.sheet" data-testid="sheets-link">Score sheet</a>

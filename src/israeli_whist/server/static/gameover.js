@@ -129,8 +129,10 @@ whist.gameover = (() => {
     const { panel, state, seatName } = given;
     panel.hidden = !state.score.over;
     if (panel.hidden) return;
+    // An event's board is played once: the way on to its results instead of "Play again" (eventlink.js).
+    const next = state.table.event ? whist.eventlink.box(state.table.event) : rematch(state, seatName);
     panel.replaceChildren(element("h2", { text: whist.t("standings.title") }), standings(state, seatName),
-      links(given.tableId, given.invite), rematch(state, seatName));
+      links(given.tableId, given.invite), next);
   }
 
   // A "rematch" message from the server: the question changed.

@@ -230,6 +230,7 @@ function renderInfo() {
   $("info-hand").textContent = score.hands_total
     ? whist.t("info.hand", { n: Math.min(handNumber, score.hands_total), total: score.hands_total })
     : whist.t("info.hand_open", { n: handNumber });
+  if (table.event) whist.eventlink.info($("info-hand"), table.event);  // an event's board: one hand, named by its board
   const trump = $("trump");
   trump.textContent = trumpText(view.trump);
   trump.className = view.trump === 1 || view.trump === 2 ? "red" : "";
