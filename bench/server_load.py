@@ -65,12 +65,12 @@ from sqlalchemy import Engine, bindparam, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from israeli_whist.bots.players.registry import BOT_LEVELS
+from israeli_whist.core.duplicate import EVENT_LEVELS
 from israeli_whist.core.games import make_game
 from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.match import Match
 from israeli_whist.server.db import make_engine
 from israeli_whist.server.live import HAND_OVER_DELAYS, TRICK_OVER_DELAYS
-from israeli_whist.server.settings import EVENT_LEVELS
 
 # The server's WebSocket close codes that refuse a table: no such table (on this node), private.
 REFUSING_CODES = {4404, 4403}
