@@ -222,14 +222,14 @@ def test_a_club_creates_a_private_event_and_a_friend_opens_it_by_its_invite(
 
         # Board 2 with a friend at one table: Dana opens it for one friend; the table's link (with its
         # invite, shown to copy) seats the friend in the next seat round the table.
-        with laptop(browser, server) as (context, dana):
-            context.add_cookies(friend.context.cookies())  # the same browser session: a second tab
-            dana.goto(invite_url)
-            drawn(dana)
-            friends = dana.get_by_test_id("friends")
+        with laptop(browser, server) as (_, noa):  # the choice, in English on a laptop
+            assert noa.request.post(server.url + "/api/guest", data={"name": "Noa"}).ok
+            noa.goto(invite_url)
+            drawn(noa)
+            friends = noa.get_by_test_id("friends")
             expect(friends.locator("option")).to_have_count(4)  # the bots only, or 1 to 3 friends (4 seats)
             friends.select_option("1")
-            shoot(dana, "laptop-en-events-friends")
+            shoot(noa, "laptop-en-events-friends")
         friend.goto(invite_url)
         drawn(friend)
         friend.get_by_test_id("friends").select_option("1")
@@ -238,10 +238,10 @@ def test_a_club_creates_a_private_event_and_a_friend_opens_it_by_its_invite(
         table_link = friend.url
         expect(friend.locator("#table")).to_have_attribute("data-you", "1")  # board 2: one seat round
         expect(friend.get_by_test_id("invite")).to_be_visible()
-        with laptop(browser, server) as (_, dana):
-            assert dana.request.post(server.url + "/api/guest", data={"name": "Gal"}).ok
-            dana.goto(table_link)
-            dana.get_by_test_id("join-seat-2").click()
-            expect(dana.locator("#table")).to_have_attribute("data-you", "2")
+        with laptop(browser, server) as (_, gal):
+            assert gal.request.post(server.url + "/api/guest", data={"name": "Gal"}).ok
+            gal.goto(table_link)
+            gal.get_by_test_id("join-seat-2").click()
+            expect(gal.locator("#table")).to_have_attribute("data-you", "2")
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            dana.screenshot(path=str(SCREENSHOTS / "laptop-en-events-friends-table.png"))
+            gal.screenshot(path=str(SCREENSHOTS / "laptop-en-events-friends-table.png"))

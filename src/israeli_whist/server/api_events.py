@@ -39,6 +39,7 @@ from israeli_whist.server.eventstore import (
     event,
     listed_events,
     player_counts,
+    plays_of_board,
     plays_of_event,
     plays_of_user,
     plays_of_user_in,
@@ -195,4 +196,7 @@ def _shown_event(store: Store, row: EventRow, viewer: int | None) -> dict[str, A
 
 
 def _shown_board(store: Store, row: EventRow, number: int, viewer: int) -> dict[str, Any]:
-    return board_json(row, number, viewer, plays_of_event(store, row.id))
+    # The board's plays only: a daily event's page of one board need not read the whole event.
+    played = sum(1 for p in plays_of_user_in(store, row.id, viewer) if p.status == FINISHED)
+    return board_json(row, number, viewer, plays_of_board(store, row.id, number),
+                      player_counts(store, [row.id]).get(row.id, 0), played)

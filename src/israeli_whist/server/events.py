@@ -241,8 +241,11 @@ def _players(row: EventRow) -> int:
     return make_game(row.game, row.preset, row.options).players
 
 
-def board_json(row: EventRow, number: int, viewer: int, plays: list[PlayRow]) -> dict[str, Any]:
-    """A board's results for a player who has finished it: the deal, and the field of their seat."""
+def board_json(row: EventRow, number: int, viewer: int, plays: list[PlayRow], players: int,
+               played: int) -> dict[str, Any]:
+    """A board's results for a player who has finished it: the deal, and the field of their seat.
+    ``plays``: the board's (or more); ``players`` and ``played``: the event's players, and the
+    viewer's finished boards, for its summary."""
     mine = next((p for p in plays if p.board == number and p.user_id == viewer), None)
     if mine is None or mine.status != FINISHED:
         raise Refused(403, Refusal.BOARD_UNPLAYED, "Play this board first: its cards and results are shown to "
@@ -259,8 +262,6 @@ def board_json(row: EventRow, number: int, viewer: int, plays: list[PlayRow]) ->
                 "replay": f"/replay/{p.table_id}?invite={p.invite}"} for p in field]
     results.sort(key=lambda r: (-(r["points"] or 0), r["name"]))
     average = sum(points.values()) / len(points)
-    players = len({p.user_id for p in plays})
-    played = sum(1 for p in plays if p.user_id == viewer and p.status == FINISHED)
     return {"event": summary_json(row, viewer, players, played), "number": number, "dealer": deal.dealer,
             "seat": mine.seat, "hands": [hand_name(h) for h in deal.deal],
             "field": {"count": len(field), "average": round(average, 2)}, "results": results}

@@ -171,6 +171,11 @@ def plays_of_event(store: Store, event_id: str) -> list[PlayRow]:
         return _plays(c, event_plays.c.event_id == event_id)
 
 
+def plays_of_board(store: Store, event_id: str, board: int) -> list[PlayRow]:
+    with store.begin() as c:
+        return _plays(c, event_plays.c.event_id == event_id, event_plays.c.board == board)
+
+
 def plays_of_user_in(store: Store, event_id: str, user_id: int) -> list[PlayRow]:
     with store.begin() as c:
         return _plays(c, event_plays.c.event_id == event_id, event_plays.c.user_id == user_id)
