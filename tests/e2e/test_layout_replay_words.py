@@ -73,6 +73,11 @@ def test_the_analysis_reads_in_the_pages_direction(server: Any, browser: Browser
         record = client.get(f"/api/games/{table_id}/record").json()
     found = analysis_json(analyze_record(record, bot="basic", max_tricks=2))
     hand = found["hands"][0]
+    # One error, made here: the deal is random, and the basic bot's analysis sometimes finds one of
+    # its own, which made the count below 2 now and then.
+    for card in hand["cards"]:
+        card["error"] = False
+    hand["errors"] = [0] * len(hand["errors"])
     error = next(card for card in hand["cards"] if card["analysed"])
     error.update(error=True, cost=1, best_cards=[SIX_OF_CLUBS, ACE_OF_HEARTS, SIX_OF_SPADES], all_best_cards=True)
     hand["errors"][error["seat"]] = 1
