@@ -5,6 +5,8 @@ is the offline page, in the player's language, saying that the table needs the c
 
 from __future__ import annotations
 
+import time
+
 from e2e_kit import RunningServer, browser_page
 from playwright.sync_api import Browser, expect
 
@@ -20,9 +22,16 @@ def test_the_lobby_is_installable(browser: Browser, server: RunningServer) -> No
         # ("in-incognito", which Lighthouse's audit also set aside): nothing else may be missing.
         found = session.send("Page.getInstallabilityErrors")["installabilityErrors"]
         assert [error["errorId"] for error in found] == ["in-incognito"], found
-        # The check finds what is missing: the same page without its manifest.
+        # The check finds what is missing: the same page without its manifest. The browser learns
+        # of the removed link asynchronously (a check asked at once may read its cached answer), so
+        # it is asked again until it notices, for a few seconds at most.
         page.evaluate("document.querySelector('link[rel=manifest]').remove()")
-        found = session.send("Page.getInstallabilityErrors")["installabilityErrors"]
+        deadline = time.monotonic() + 10
+        while True:
+            found = session.send("Page.getInstallabilityErrors")["installabilityErrors"]
+            if "no-manifest" in [error["errorId"] for error in found] or time.monotonic() > deadline:
+                break
+            page.wait_for_timeout(200)
         assert "no-manifest" in [error["errorId"] for error in found], found
 
 
