@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -109,3 +110,20 @@ def test_a_taken_port_is_one_clear_line() -> None:
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
     assert f"Port {port} on 127.0.0.1 is already in use" in lines[0] and "--port" in lines[0]
+
+
+def test_a_second_server_on_one_sqlite_file_is_one_clear_line(server: Any) -> None:
+    """Two processes on one SQLite file would each play its tables from their own memory: the second
+    is refused while the first runs, and may start once the first is gone (killed, not stopped)."""
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    second = [*WHIST, "serve", "--port", str(port)]
+    env = {**os.environ, "WHIST_DATA_DIR": str(server.data_dir)}
+    done = subprocess.run(second, capture_output=True, text=True, timeout=60, check=False, env=env)
+    assert done.returncode == 1 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Another whist serve already uses the database" in lines[0], done.stderr
+    assert "PostgreSQL" in lines[0]
+    server.kill()  # SIGKILL: the system lets go of the lock with the process
+    server.start()

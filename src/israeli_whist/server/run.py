@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import errno
+import fcntl
 import signal
 import socket
 from types import FrameType
+from typing import IO
 
 import uvicorn
 from fastapi import FastAPI
@@ -54,6 +56,7 @@ def run_server(host: str, port: int, database_url: str | None, grace: float, bot
         raise CannotStart(f"Cannot use the data folder {data_dir()}: {error.strerror or error}; "
                           "set WHIST_DATA_DIR to a folder this user can write") from None
     check_database(settings.database_url)
+    lock = hold_sqlite_file(settings.database_url)  # noqa: F841  (held until the process ends)
     thinking = (f"bots on the Ray cluster at {ray_address}" if ray_address else
                 count_text(bot_workers, "bot worker process", "bot worker processes") if bot_workers else
                 "bots in threads of this process")
@@ -104,6 +107,27 @@ def check_port(host: str, port: int) -> None:
                                f"(whist serve --port {port + 1 if port < 65535 else 8000})") from None
         raise CannotListen(f"Cannot listen on {host} port {port}: {error.strerror}; "
                            "choose another with --port or --host") from None
+
+
+def hold_sqlite_file(url: str) -> IO[bytes] | None:
+    """A SQLite file is one server's: each process would play its tables from its own memory and
+    store the same actions beside the other's. The second ``whist serve`` on a file is refused in
+    one line, while the first runs (an advisory lock on a file beside it, which the system lets go
+    of when the process ends, even killed). Several servers share one PostgreSQL database instead."""
+    if is_postgresql(url):
+        return None
+    path = url.split("///", 1)[-1]
+    if not path or path == ":memory:":
+        return None
+    lock = open(f"{path}.serving", "wb")  # noqa: SIM115  (open for the process's life)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise CannotStart(f"Another whist serve already uses the database {path}: one SQLite file serves one "
+                          "server. Stop that one first, or run several servers on one PostgreSQL database "
+                          "(--database-url postgresql://...; docs/deploy.md)") from None
+    return lock
 
 
 def check_ray(address: str) -> None:
