@@ -37,13 +37,13 @@ class Server:
     ``database_url`` None: the SQLite file in the data folder."""
 
     def __init__(self, data_dir: Path, grace: float = 2.0, bot_delay: float = 0.1,
-                 database_url: str | None = None) -> None:
+                 database_url: str | None = None, lease_seconds: float | None = None) -> None:
         self.data_dir, self.grace, self.bot_delay = data_dir, grace, bot_delay
-        self.database_url = database_url
+        self.database_url, self.lease_seconds = database_url, lease_seconds
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
-        self.log = data_dir / "server.log"
+        self.log = data_dir / f"server-{self.port}.log"  # several servers may share the data folder
 
     def start(self) -> None:
         env = {**os.environ, "WHIST_DATA_DIR": str(self.data_dir)}
@@ -53,6 +53,8 @@ class Server:
                    "--bot-delay", str(self.bot_delay), "--node-name", f"test-{self.port}"]
         if self.database_url is not None:
             command += ["--database-url", self.database_url]
+        if self.lease_seconds is not None:
+            command += ["--lease-seconds", str(self.lease_seconds)]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30

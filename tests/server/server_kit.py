@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import anyio
+import httpx2
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 from starlette.testclient import WebSocketTestSession
@@ -381,3 +382,18 @@ class SleepyBot(BasicBot):
     def choose(self, view: SeatView) -> Action:
         time.sleep(self.seconds)
         return super().choose(view)
+
+
+def guest(server: Any, name: str) -> str:
+    """A new guest on a real server (``whist serve``, with its ``url``); returns the session cookie."""
+    answer = httpx2.post(server.url + "/api/guest", json={"name": name}, timeout=10)
+    assert answer.status_code == 200, answer.text
+    return str(answer.cookies[COOKIE])
+
+
+def real_call(server: Any, cookie: str, method: str, path: str, body: dict[str, Any]) -> Message:
+    """A request to a real server as the session ``cookie``; its JSON answer, which must be a success."""
+    answer = httpx2.request(method, server.url + path, json=body, cookies={COOKIE: cookie}, timeout=10)
+    assert answer.status_code in (200, 201), answer.text
+    result: Message = answer.json()
+    return result

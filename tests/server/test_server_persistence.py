@@ -17,16 +17,17 @@ from typing import Any
 import httpx2
 from fastapi.testclient import TestClient
 from server_kit import (
-    COOKIE,
     Conn,
     Message,
     connect,
     connect_real,
     create_table,
     drive,
+    guest,
     join,
     live,
     matches_by_version,
+    real_call,
     seats_json,
     sign_in,
     stored_actions,
@@ -35,20 +36,6 @@ from server_kit import (
 from israeli_whist.server.app import create_app
 from israeli_whist.server.db import Store
 from israeli_whist.server.settings import ServerSettings
-
-
-def guest(server: Any, name: str) -> str:
-    """A new guest on the real server; returns the session cookie."""
-    answer = httpx2.post(server.url + "/api/guest", json={"name": name}, timeout=10)
-    assert answer.status_code == 200, answer.text
-    return answer.cookies[COOKIE]
-
-
-def call(server: Any, cookie: str, method: str, path: str, body: dict[str, Any]) -> Message:
-    answer = httpx2.request(method, server.url + path, json=body, cookies={COOKIE: cookie}, timeout=10)
-    assert answer.status_code in (200, 201), answer.text
-    result: Message = answer.json()
-    return result
 
 
 def check_stored(database_url: str, table_id: str, final: Message) -> None:
@@ -70,11 +57,11 @@ def test_kill_and_restart_mid_hand(database_url: str, make_server: Callable[...,
     server = make_server(grace=30, bot_delay=0, database_url=database_url)
     server.start()
     cookies = [guest(server, name) for name in ("Ann", "Bob", "Cid")]
-    table = call(server, cookies[0], "POST", "/api/tables",
+    table = real_call(server, cookies[0], "POST", "/api/tables",
                  {"game": "israeli", "options": {"hands": 2}, "seats": seats_json("hhhb")})
     table_id = table["id"]
     for seat in (1, 2):
-        call(server, cookies[seat], "POST", f"/api/tables/{table_id}/join", {"seat": seat})
+        real_call(server, cookies[seat], "POST", f"/api/tables/{table_id}/join", {"seat": seat})
     rng = random.Random(11)
 
     def in_play_on_a_persons_turn(state: Message) -> bool:

@@ -14,6 +14,7 @@ from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import text
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import Scope
 
 import israeli_whist
@@ -115,12 +116,22 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
         app.include_router(part.router)
 
     @app.get("/health")
-    def health() -> dict[str, Any]:
-        with app.state.store.begin() as connection:
-            connection.execute(text("SELECT 1"))
+    def health() -> Response:
+        """200 while this node can serve; 503, naming what is down, while it cannot (the database does
+        not answer, or, in a cluster, the node does not hear the others), so that a load balancer
+        sends nobody to it meanwhile."""
         hub = app.state.hub
-        return {"status": "ok", "version": israeli_whist.__version__, "tables": len(hub.tables),
-                "node": None if hub.cluster is None else hub.cluster.node}
+        down = []
+        try:
+            with app.state.store.begin() as connection:
+                connection.execute(text("SELECT 1"))
+        except SQLAlchemyError:
+            down.append("database")
+        if hub.cluster is not None and not hub.cluster.messaging:
+            down.append("messaging")
+        body = {"status": "down" if down else "ok", "down": down, "version": israeli_whist.__version__,
+                "tables": len(hub.tables), "node": None if hub.cluster is None else hub.cluster.node}
+        return JSONReply(body, status_code=503 if down else 200)
 
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> Response:

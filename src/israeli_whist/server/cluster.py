@@ -21,6 +21,14 @@ each node makes its connections' views from the stored actions, through ``seat_v
 **Liveness.** Each node also renews a row of ``nodes``; the owner forgets the connections of a
 node whose row has expired, so a dead node's people count as gone (and their seats get the
 usual grace period, then a stand-in bot).
+
+**Healing.** The listening connection is opened again, with a growing wait, whenever it breaks (a
+database restart or outage), and the hub then reads every mirrored table again from the database,
+since the notifications sent while it was away are lost by design; ``/health`` says the node is
+down meanwhile. Announcements that could not be sent are kept and sent once the database answers.
+A node knows how long its leases last from when it last renewed them: past that (it stalled, or
+could not reach the database) it acts and announces nothing until its next renewal says which
+tables it still holds.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ import os
 import re
 import secrets
 import socket
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -49,6 +58,10 @@ log = logging.getLogger("whist.server")
 TABLES_CHANNEL = "whist_tables"
 DEFAULT_LEASE_SECONDS = ServerSettings.lease_seconds
 REQUEST_TIMEOUT = 5.0  # at most: seconds a mirror waits for the owner's answer before it says "try again"
+FIRST_RETRY, LAST_RETRY = 0.1, 2.0  # seconds between tries to reach the database again: doubling, up to
+# libpq's TCP keepalives: a database that vanished without closing its sockets (a machine gone, a
+# cut cable) is found out in about 11 s, not the operating system's two hours.
+KEEPALIVES = {"keepalives": "1", "keepalives_idle": "5", "keepalives_interval": "2", "keepalives_count": "3"}
 MAX_PAYLOAD = 7900  # PostgreSQL refuses a notification of 8,000 bytes or more
 ANNOUNCEMENTS_A_TRIP = 50  # table announcements sent in one statement
 
@@ -58,6 +71,10 @@ Handler = Callable[[Message], Awaitable[Message | None]]
 
 class LeaseLost(Exception):
     """This node no longer holds the table's lease: another node plays it now."""
+
+
+class MessagingDown(ConnectionError):
+    """A message could not be sent: the database does not answer (restarting, or gone)."""
 
 
 NODE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,47}")
@@ -98,7 +115,8 @@ class Cluster:
         if not lease_seconds >= 1:
             raise ValueError(f"A lease lasts at least 1 second, not {lease_seconds}")
         self.store = store
-        self.conninfo = make_url(database_url).set(drivername="postgresql").render_as_string(hide_password=False)
+        url = make_url(database_url).set(drivername="postgresql")
+        self.conninfo = url.update_query_dict(KEEPALIVES).render_as_string(hide_password=False)
         self.node = check_node_name(node) if node is not None else default_node_name()
         self.lease = lease_seconds
         # An owner that does not answer in half a lease is likely dead: the asker hears "try again" by then.
@@ -107,8 +125,14 @@ class Cluster:
         self.sender: Any = None
         self.sending = asyncio.Lock()
         self.stopping = False  # once set, a closed sender stays closed
+        self.listening = False  # the listening connection is open: this node hears the others
         self.on_table: Callable[[Message], None] = lambda message: None  # set by the hub
         self.on_request: Handler = self._no_handler
+        self.on_heard_again: Callable[[], Awaitable[None]] = self._nothing  # the hub reads its mirrors again
+        # Until when (this process's monotonic clock) each lease of this node surely lasts: its last
+        # claim or renewal's start plus a lease, since the database counts from a moment after that.
+        self.held_until: dict[str, float] = {}
+        self.upkeep_now = asyncio.Event()  # set to run the upkeep at once (a lease found lost)
         self.replies: dict[str, asyncio.Future[Message]] = {}
         # Announcements not yet sent, the newest of each table only: a mirror reads the actions
         # from the database, so a later announcement says all an earlier one did.
@@ -121,17 +145,29 @@ class Cluster:
     async def _no_handler(message: Message) -> Message | None:
         return None
 
+    @staticmethod
+    async def _nothing() -> None:
+        return None
+
+    @property
+    def messaging(self) -> bool:
+        """Whether this node hears the others now (its health check says so)."""
+        return self.listening and not self.stopping
+
+    def holds(self, table_id: str) -> bool:
+        """Whether this node surely still holds the table's lease: it claimed or renewed it less than a
+        lease ago. A node that stalled past that, or could not reach the database, must not act or
+        speak for the table until its next renewal says whether it still holds it."""
+        return time.monotonic() < self.held_until.get(table_id, 0.0)
+
     # Starting and stopping ----------------------------------------------------------------------
 
     async def start(self) -> None:
         import psycopg
-        from psycopg import sql
 
         self.heartbeat()
-        self.listener = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+        await self._open_listener()
         self.sender = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
-        for channel in (TABLES_CHANNEL, node_channel(self.node)):
-            await self.listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
         self.tasks.append(asyncio.get_running_loop().create_task(self._listen()))
         self.tasks.append(asyncio.get_running_loop().create_task(self._announcer()))
         log.info("node %s: in the cluster, leases of %g s", self.node, self.lease)
@@ -152,10 +188,26 @@ class Cluster:
                 with contextlib.suppress(Exception):
                     await connection.close()
 
+    async def _open_listener(self) -> None:
+        import psycopg
+        from psycopg import sql
+
+        listener = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+        try:
+            for channel in (TABLES_CHANNEL, node_channel(self.node)):
+                await listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+        except BaseException:
+            await listener.close()
+            raise
+        self.listener, self.listening = listener, True
+
     def run_every(self, seconds: float, step: Callable[[], Awaitable[None]]) -> None:
+        """``step`` every ``seconds``, or at once when ``upkeep_now`` is set."""
         async def loop() -> None:
             while True:
-                await asyncio.sleep(seconds)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.upkeep_now.wait(), seconds)
+                self.upkeep_now.clear()
                 try:
                     await step()
                 except Exception:  # a database hiccup: logged, and tried again next time
@@ -178,6 +230,7 @@ class Cluster:
 
     def claim(self, table_id: str) -> bool:
         """Take the table's lease if nobody holds it (or its holder's has run out); whether we hold it."""
+        started = time.monotonic()
         with self.store.begin() as c:
             won = c.execute(text(
                 f"INSERT INTO table_owners (table_id, node, expires_at) "
@@ -185,17 +238,23 @@ class Cluster:
                 f"ON CONFLICT (table_id) DO UPDATE SET node = EXCLUDED.node, expires_at = EXCLUDED.expires_at "
                 f"WHERE table_owners.expires_at < {_NOW} OR table_owners.node = EXCLUDED.node RETURNING node"),
                 {"t": table_id, "me": self.node, "s": self.lease}).first()
-            return won is not None
+        if won is not None:
+            self.held_until[table_id] = started + self.lease
+        return won is not None
 
     def renew(self) -> set[str]:
         """Renew every lease this node holds; the tables it still holds."""
+        started = time.monotonic()
         with self.store.begin() as c:
             rows = c.execute(text(f"UPDATE table_owners SET expires_at = {_NOW} + make_interval(secs => :s) "
                                   f"WHERE node = :me AND expires_at > {_NOW} RETURNING table_id"),
                              {"me": self.node, "s": self.lease})
-            return {row.table_id for row in rows}
+            held = {row.table_id for row in rows}
+        self.held_until = {table_id: started + self.lease for table_id in held}
+        return held
 
     def release(self, table_id: str) -> None:
+        self.held_until.pop(table_id, None)
         with self.store.begin() as c:
             c.execute(text("DELETE FROM table_owners WHERE table_id = :t AND node = :me"),
                       {"t": table_id, "me": self.node})
@@ -238,16 +297,28 @@ class Cluster:
         self.to_announce.set()
 
     async def _announcer(self) -> None:
+        wait = FIRST_RETRY
         while True:
             await self.to_announce.wait()
             self.to_announce.clear()
             batch = list(self.unannounced.values())
             self.unannounced.clear()
             for start in range(0, len(batch), ANNOUNCEMENTS_A_TRIP):
+                trip = batch[start:start + ANNOUNCEMENTS_A_TRIP]
                 try:
-                    await self.notify_many(TABLES_CHANNEL, batch[start:start + ANNOUNCEMENTS_A_TRIP])
-                except Exception:  # the others catch up at the table's next change, or when they ask
-                    log.exception("node %s: announcements could not be sent", self.node)
+                    await self.notify_many(TABLES_CHANNEL, trip)
+                    wait = FIRST_RETRY
+                except Exception as error:
+                    # Kept to send again (unless a newer one of the same table came meanwhile): a mirror
+                    # waits for its table's next announcement, which may be long in coming.
+                    log.warning("node %s: %d announcements not sent (%s); trying again in %g s", self.node,
+                                len(batch) - start, error.__class__.__name__, wait)
+                    for message in batch[start:]:
+                        self.unannounced.setdefault(str(message["table"]), message)
+                    await asyncio.sleep(wait)
+                    wait = min(2 * wait, LAST_RETRY)
+                    self.to_announce.set()
+                    break
 
     async def notify_many(self, channel: str, messages: list[Message]) -> None:
         """Several notifications in one statement."""
@@ -263,7 +334,12 @@ class Cluster:
         through. Shielded from the caller's cancellation (a socket that closed, a timeout): psycopg
         answers a cancellation in mid-query by closing the connection, which silenced the node for
         good. A connection found closed (so cut, or by the database) is opened again first."""
-        await asyncio.shield(self._send_on_open_connection(statement, values))
+        import psycopg
+
+        try:
+            await asyncio.shield(self._send_on_open_connection(statement, values))
+        except (psycopg.Error, OSError) as error:  # the database refused the connection, or dropped it
+            raise MessagingDown(f"node {self.node}: {error}") from error
 
     async def _send_on_open_connection(self, statement: str, values: Sequence[str]) -> None:
         assert self.sender is not None, "the cluster is not started"
@@ -273,7 +349,13 @@ class Cluster:
 
                 log.warning("node %s: the sending connection was closed; opening it again", self.node)
                 self.sender = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
-            await self.sender.execute(statement, values)
+            try:
+                await self.sender.execute(statement, values)
+            except Exception:
+                # Whatever broke it (a database restart), the next message goes out on a new connection.
+                with contextlib.suppress(Exception):
+                    await self.sender.close()
+                raise
 
     async def request(self, node: str, message: Message, timeout: float | None = None) -> Message:
         """Ask ``node`` (a table's owner) and wait for its answer (``request_timeout`` by default);
@@ -288,6 +370,36 @@ class Cluster:
             self.replies.pop(number, None)
 
     async def _listen(self) -> None:
+        """Hear the other nodes for as long as this node runs: a broken connection is opened again,
+        with a growing wait between tries, and the hub then reads its mirrored tables again."""
+        wait = FIRST_RETRY
+        while not self.stopping:
+            try:
+                if not self.listening:
+                    await self._open_listener()
+                    log.warning("node %s: hearing the other nodes again", self.node)
+                    wait = FIRST_RETRY
+                    asyncio.get_running_loop().create_task(self._heard_again())
+                await self._hear()
+                raise ConnectionError("the listening connection ended")
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the database went away: said once a try, and tried again
+                if self.listening:
+                    log.warning("node %s: cannot hear the other nodes (%s); trying again", self.node, error)
+                self.listening = False
+                with contextlib.suppress(Exception):
+                    await self.listener.close()
+                await asyncio.sleep(wait)
+                wait = min(2 * wait, LAST_RETRY)
+
+    async def _heard_again(self) -> None:
+        try:
+            await self.on_heard_again()
+        except Exception:
+            log.exception("node %s: the tables could not be read again after a reconnection", self.node)
+
+    async def _hear(self) -> None:
         assert self.listener is not None
         async for notice in self.listener.notifies():
             try:

@@ -214,7 +214,9 @@ def make_engine(url: str) -> Engine:
     # Enough kept open for the threads that store actions at once (asyncio's default executor has
     # the cores + 4) and the event loop's own queries: a connection past the pool is opened and
     # closed for each use, and PostgreSQL starts a process for each, tens of milliseconds.
-    return create_engine(url, pool_size=12, max_overflow=8)
+    # pool_pre_ping: after a database restart every pooled connection is dead; each is tested (one
+    # round trip on loopback) as it leaves the pool, so no request meets a dead one.
+    return create_engine(url, pool_size=12, max_overflow=8, pool_pre_ping=True)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from israeli_whist.server.chatstore import CHAT_MODES
 from israeli_whist.server.cluster import Cluster, Message
 from israeli_whist.server.db import SeatRow, Store, TableRow
 from israeli_whist.server.eventstore import event
-from israeli_whist.server.live import ActionRefused, LiveTable, RemoteConnection, Send
+from israeli_whist.server.live import MOVING, ActionRefused, LiveTable, RemoteConnection, Send
 from israeli_whist.server.mirror import MirrorTable
 from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.workers import Thinkers, ThreadThinkers
@@ -65,6 +65,7 @@ class Hub:
         if cluster is not None:
             cluster.on_table = self._announced
             cluster.on_request = self._requested
+            cluster.on_heard_again = self._heard_again
 
     def resume(self) -> int:
         """Rebuild every unfinished table from its stored actions (in a cluster, those no live node
@@ -205,13 +206,13 @@ class Hub:
 
     # The cluster ----------------------------------------------------------------------------------
 
-    def _found_in_cluster(self, row: TableRow) -> LiveTable | None:
+    def _found_in_cluster(self, row: TableRow, moving: LiveTable | None = None) -> LiveTable | None:
         """An unfinished table this node does not hold: a mirror of it if a live node plays it, else
-        this node takes it over."""
+        this node takes it over (with the connections of ``moving``, its last copy here)."""
         assert self.cluster is not None
         owner = self.cluster.owner_of(row.id)
         if owner is None and self.cluster.claim(row.id):
-            return self._take_over(row)
+            return self._take_over(row, moving)
         owner = owner or self.cluster.owner_of(row.id)
         if owner is None or owner == self.cluster.node:
             return None
@@ -226,9 +227,9 @@ class Hub:
         self.mirrors[row.id] = mirror
         return mirror
 
-    def _take_over(self, row: TableRow) -> LiveTable | None:
+    def _take_over(self, row: TableRow, moving: LiveTable | None = None) -> LiveTable | None:
         """Play a table whose owner is gone: rebuilt from its stored actions, with the connections
-        this node had to its mirror."""
+        this node had to its mirror (or to ``moving``, its own last copy)."""
         table = self._rebuilt(row)
         if table is None:
             assert self.cluster is not None
@@ -238,24 +239,39 @@ class Hub:
         mirror = self.mirrors.pop(row.id, None)
         log.info("table %s: taken over by node %s at version %d", row.id, table.cluster and table.cluster.node,
                  table.version)
-        self._later(self._moved_in(table, mirror))
+        for before in (mirror, moving):
+            if before is not None:
+                before.close()
+                self._move_connections(before, table)
+        self.start(table)  # after the connections came: a watched table's bots go on
+        # Announces the new owner too: the other nodes' mirrors introduce their connections.
+        self._later(table.broadcast())
         return table
 
-    async def _moved_in(self, table: LiveTable, mirror: MirrorTable | None) -> None:
-        if mirror is not None:
-            mirror.close()
-            for seat_number, send in mirror._local_connections():
-                await table.connect(seat_number, send)
-        self.start(table)
-        await table.broadcast()  # announces the new owner: the other nodes' mirrors introduce their connections
+    def _let_go(self, table: LiveTable) -> None:
+        """This node lost the table's lease (it stalled, or the database was out of reach for longer
+        than a lease): it stops playing it at once, and its connections go, at once too, to whatever
+        shows the table now (a mirror of the new owner's, or this node's own copy taken back)."""
+        log.warning("table %s: lease lost; handed over", table.id)
+        table.close()
+        del self.tables[table.id]
+        now = self._found_in_cluster(table.row, moving=table)
+        if now is None:
+            log.error("table %s: neither played nor shown here after its lease was lost", table.id)
+        elif isinstance(now, MirrorTable):
+            self._move_connections(table, now)
+            self._later(now.catch_up(always=True))
 
-    async def _moved_out(self, table: LiveTable, mirror: LiveTable) -> None:
-        """This node's own connections to a table it no longer plays go to its mirror."""
-        local = [(-1, send) for send in table.spectators] + [
-            (seat.number, send) for seat in table.seats for send in seat.connections]
+    @staticmethod
+    def _move_connections(old: LiveTable, new: LiveTable) -> None:
+        """This node's own connections to ``old`` count on ``new`` from now (before anything can await:
+        a socket that closes meanwhile finds itself where ``Hub.current`` looks, and no sweep of
+        mirrors finds the new one empty). Those of other nodes stay behind: they introduce themselves."""
+        local = [(-1, send) for send in old.spectators] + [
+            (seat.number, send) for seat in old.seats for send in seat.connections]
         for seat_number, send in local:
             if not isinstance(send, RemoteConnection):
-                await mirror.connect(seat_number, send)
+                new.adopt(seat_number, send)
 
     def _later(self, work: Any) -> None:
         task = asyncio.get_running_loop().create_task(work)
@@ -282,8 +298,7 @@ class Hub:
         """What a mirror on another node asks of a table this node plays."""
         table = self.tables.get(str(message.get("table")))
         if table is None or table.closed or not isinstance(message.get("from"), str):
-            return {"ok": False, "code": Refusal.UNAVAILABLE, "message": "This table is moving to another server; "
-                                                                         "please try again in a moment"}
+            return {"ok": False, "code": Refusal.UNAVAILABLE, "message": MOVING}
         op, seat = message.get("op"), message.get("seat")
         if seat.__class__ is not int or not -1 <= seat < len(table.seats):
             return {"ok": False, "code": Refusal.MALFORMED, "message": "No such seat"}
@@ -308,6 +323,26 @@ class Hub:
             return {"ok": False, "code": refused.code, "message": str(refused)}
         return {"ok": True}
 
+    async def _heard_again(self) -> None:
+        """This node hears the others again after a break in the messages (a database restart): what
+        it missed meanwhile is read from the database. Each mirror learns who plays its table now,
+        tells it of this node's connections (the owner may have missed comings or goings) and sends
+        them the newest state; each table this node plays is announced, for the others' mirrors."""
+        assert self.cluster is not None
+        cluster = self.cluster
+        for table in list(self.tables.values()):
+            if not table.match.over and not table.closed:
+                table.announce()
+        for table_id, mirror in list(self.mirrors.items()):
+            owner = await self.store.off_loop(cluster.owner_of, table_id)
+            if self.mirrors.get(table_id) is not mirror:
+                continue
+            if owner is not None and owner != cluster.node:
+                mirror.owner = owner
+            mirror.introduce_all()
+            await mirror.catch_up(always=True)
+        cluster.upkeep_now.set()  # tables whose owner died meanwhile: taken over now, not at the next pass
+
     def _upkeep_queries(self) -> tuple[set[str], list[str], set[str]]:
         """The upkeep's database work, away from the event loop: this node's heartbeat, its leases
         renewed (the tables it still holds), the tables nobody holds, and the nodes alive."""
@@ -320,15 +355,15 @@ class Hub:
         take over tables nobody holds; forget the connections of nodes that died."""
         assert self.cluster is not None
         playing = dict(self.tables)  # a table made or taken while the queries run is not judged by them
+        unsure = {table_id for table_id in playing if not self.cluster.holds(table_id)}
         held, orphans, alive = await self.store.off_loop(self._upkeep_queries)
         for table_id, table in playing.items():
-            if self.tables.get(table_id) is table and not table.match.over and table_id not in held:
-                log.warning("table %s: lease lost; another node plays it now", table_id)
-                table.close()
-                del self.tables[table_id]
-                mirror = self._found_in_cluster(table.row)
-                if mirror is not None:
-                    self._later(self._moved_out(table, mirror))
+            if self.tables.get(table_id) is not table or table.match.over:
+                continue
+            if table_id not in held:
+                self._let_go(table)
+            elif table_id in unsure:  # held all along: what it did meanwhile was not announced
+                table.announce()
         for table_id in orphans:
             if table_id not in self.tables and self.cluster.claim(table_id):
                 row = self.store.table(table_id)

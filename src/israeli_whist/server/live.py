@@ -45,6 +45,8 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 # A bot's wait, in bot delays, where the pages have more to show than one move (see _pause_in_delays).
 TRICK_OVER_DELAYS = 2
 HAND_OVER_DELAYS = 4
+UNAVAILABLE_RETRY = 0.5  # at least: seconds a bot waits to move again when its move could not be stored
+MOVING = "This table is moving to another server; please try again in a moment"
 
 
 class ActionRefused(Exception):
@@ -183,6 +185,19 @@ class LiveTable:
         # board ends, so that its result counts in the field.
         return self.event_board or bool(self.spectators) or any(seat.connections for seat in self.seats)
 
+    def adopt(self, seat_number: int, send: Send) -> None:
+        """A connection that comes with the table from where it was played before (another node's
+        copy, or this node's own before a lease moved): counted here at once, before anything can
+        await, so that no sweep or leaving finds it nowhere. The caller sends the state after."""
+        if seat_number < 0:
+            self.spectators.add(send)
+            return
+        seat = self.seats[seat_number]
+        seat.connections.add(send)
+        if seat.grace is not None:
+            seat.grace.cancel()
+            seat.grace = None
+
     async def connect(self, seat_number: int, send: Send) -> None:
         resumed = not self.watched
         if seat_number < 0:
@@ -271,6 +286,11 @@ class LiveTable:
                                     f"Seat {seat_number + 1}'s player is back: the bot's move is dropped")
             if action.__class__ is not int:
                 raise ActionRefused(Refusal.MALFORMED, "An action is a number from the legal list")
+            if self.cluster is not None and not self.cluster.holds(self.id):
+                # Stalled past the lease, or the database out of reach: the upkeep finds out at once
+                # whether this node still plays the table, and hands it over if not.
+                self.cluster.upkeep_now.set()
+                raise ActionRefused(Refusal.UNAVAILABLE, MOVING)
             try:
                 after = match.apply(action)
             except IllegalActionError as error:
@@ -285,10 +305,12 @@ class LiveTable:
             except SQLAlchemyError:  # not stored, so not taken: the table stays as it was
                 log.exception("table %s: action %d could not be stored", self.id, self.version)
                 raise ActionRefused(Refusal.UNAVAILABLE, "The action could not be saved; please try again") from None
-            except LeaseLost:  # another node plays the table now; this copy is closed by the hub
+            except LeaseLost:  # another node plays the table now; the hub closes this copy at once
                 log.warning("table %s: action %d refused, this node no longer holds the table", self.id, self.version)
-                raise ActionRefused(Refusal.UNAVAILABLE, "This table is moving to another server; please try again "
-                                                         "in a moment") from None
+                assert self.cluster is not None
+                self.cluster.held_until.pop(self.id, None)
+                self.cluster.upkeep_now.set()
+                raise ActionRefused(Refusal.UNAVAILABLE, MOVING) from None
             self.match = after
             self.version += 1
             version_now = self.version
@@ -382,6 +404,8 @@ class LiveTable:
                 await self._take(seat_number, action, version, by_bot=True, while_bot_plays=True)
             except ActionRefused as refused:  # a person acted first for this seat, or came back: carry on
                 log.info("table %s: bot action refused: %s", self.id, refused)
+                if refused.code == Refusal.UNAVAILABLE:  # not stored (the database, the lease): later
+                    await asyncio.sleep(max(self.bot_delay, UNAVAILABLE_RETRY))
             await asyncio.sleep(0)  # let messages out between bot moves
 
     async def _think(self, seat_number: int) -> Action:
@@ -472,6 +496,8 @@ class LiveTable:
         """Tell the other nodes the table changed: its version, and its seats as everyone sees them
         (no card: each node makes its own connections' views from the stored actions)."""
         assert self.cluster is not None
+        if not self.cluster.holds(self.id):  # it may have lost the table: the upkeep announces it if not
+            return
         seats = (table or self.table_json())["seats"]
         message = {"table": self.id, "version": self.version, "owner": self.cluster.node,
                    "seats": [{"user": seat.user_id, "name": seat.name, "connected": shown["connected"],

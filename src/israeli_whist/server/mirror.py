@@ -16,16 +16,15 @@ import logging
 from typing import Any
 
 from israeli_whist.core.match import Match
-from israeli_whist.server.cluster import Cluster, Message
+from israeli_whist.server.cluster import FIRST_RETRY, LAST_RETRY, Cluster, Message, MessagingDown
 from israeli_whist.server.db import SeatRow, Store, TableRow
-from israeli_whist.server.live import ActionRefused, LiveTable, Send
+from israeli_whist.server.live import MOVING, ActionRefused, LiveTable, Send
 from israeli_whist.server.refusals import Refusal, refusal_in
 from israeli_whist.server.replay import replay_actions
 from israeli_whist.server.workers import Thinkers
 
 log = logging.getLogger("whist.server")
 
-MOVING = "This table is moving to another server; please try again in a moment"
 
 
 class MirrorTable(LiveTable):
@@ -42,6 +41,9 @@ class MirrorTable(LiveTable):
         self.numbers = 0
         self.catching_up = asyncio.Lock()
         self.announced = 0  # the newest version the owner announced
+        # The comings and goings told to the owner, in the order they happened: each waits for the last.
+        self.last_told: asyncio.Task[None] | None = None
+        self.telling: set[asyncio.Task[None]] = set()  # not cancelled by ``close``: a going must still be told
 
     # What the owner says ---------------------------------------------------------------------------
 
@@ -71,7 +73,7 @@ class MirrorTable(LiveTable):
         """The owner's announcement, for a mirror with connections: read the new actions and send
         the new state; a new owner is told of this node's connections."""
         if self.note(message):
-            await self._introduce_all()
+            self.introduce_all()
         await self.catch_up(always=True)
 
     def read_stored(self) -> None:
@@ -117,15 +119,21 @@ class MirrorTable(LiveTable):
 
     # What this node's connections do ----------------------------------------------------------------
 
-    async def connect(self, seat_number: int, send: Send) -> None:
+    def adopt(self, seat_number: int, send: Send) -> None:
         if seat_number < 0:
             self.spectators.add(send)
         else:
             self.seats[seat_number].connections.add(send)
         self.numbers += 1
         self.names_of[send] = f"{id(self)}.{self.numbers}"
+        self._tell({"op": "connect", "seat": seat_number, "connection": self.names_of[send]})
+
+    async def connect(self, seat_number: int, send: Send) -> None:
+        self.adopt(seat_number, send)
+        told = self.last_told
         await send(self.state_message(seat_number))
-        await self._tell_owner({"op": "connect", "seat": seat_number, "connection": self.names_of[send]})
+        if told is not None and self.cluster is not None:  # the owner counts it before this returns (a while at most)
+            await asyncio.wait([told], timeout=self.cluster.request_timeout)
 
     def disconnect(self, seat_number: int, send: Send) -> None:
         if seat_number < 0:
@@ -134,36 +142,62 @@ class MirrorTable(LiveTable):
             self.seats[seat_number].connections.discard(send)
         name = self.names_of.pop(send, None)
         if name is not None:
-            task = asyncio.get_running_loop().create_task(
-                self._tell_owner({"op": "disconnect", "seat": seat_number, "connection": name}))
-            self.later.add(task)
-            task.add_done_callback(self.later.discard)
+            self._tell({"op": "disconnect", "seat": seat_number, "connection": name})
 
-    async def _introduce_all(self) -> None:
-        """A new owner: it has not heard of this node's connections yet."""
+    def introduce_all(self) -> None:
+        """A new owner has not heard of this node's connections yet; after a break in the messages,
+        the owner may have missed some (telling one twice is harmless)."""
         for seat_number, send in self._local_connections():
             name = self.names_of.get(send)
             if name is not None:
-                await self._tell_owner({"op": "connect", "seat": seat_number, "connection": name})
+                self._tell({"op": "connect", "seat": seat_number, "connection": name})
 
     def _local_connections(self) -> list[tuple[int, Send]]:
         found: list[tuple[int, Send]] = [(-1, send) for send in self.spectators]
         return found + [(seat.number, send) for seat in self.seats for send in seat.connections]
 
+    def _tell(self, message: Message) -> None:
+        """Tell the owner of a connection's coming or going, after those before it: told out of order,
+        a going before its coming would leave the owner counting a connection that is gone."""
+        task = asyncio.get_running_loop().create_task(self._tell_after(self.last_told, message))
+        self.last_told = task
+        self.telling.add(task)
+        task.add_done_callback(self.telling.discard)
+
+    async def _tell_after(self, before: asyncio.Task[None] | None, message: Message) -> None:
+        if before is not None:
+            await asyncio.wait([before])
+        await self._tell_owner(message)
+
     async def _tell_owner(self, message: Message) -> None:
-        try:
-            await self._ask(message)
-        except ActionRefused as refused:
-            log.info("table %s: the owner did not take %s: %s", self.id, message.get("op"), refused)
-        except Exception:  # runs as a task of its own: said in the log, not as a task's unread error
-            log.exception("table %s: the owner could not be told of %s", self.id, message.get("op"))
+        """Told until the owner answers: while the messages are down (a database restart) or the
+        table moves, again with a growing wait, for two leases at most. By then an owner that never
+        heard has lost its lease, or this node its heartbeat: either way the connection is counted
+        afresh (a new owner is introduced to this node's connections; the owner forgets a dead node's)."""
+        assert self.cluster is not None
+        loop = asyncio.get_running_loop()
+        give_up, wait = loop.time() + 2 * self.cluster.lease, FIRST_RETRY
+        while True:
+            try:
+                await self._ask(message)
+                return
+            except ActionRefused as refused:
+                if refused.code != Refusal.UNAVAILABLE or loop.time() + wait > give_up:
+                    log.info("table %s: the owner did not take %s: %s", self.id, message.get("op"), refused)
+                    return
+            except Exception:  # runs as a task of its own: said in the log, not as a task's unread error
+                log.exception("table %s: the owner could not be told of %s", self.id, message.get("op"))
+                return
+            await asyncio.sleep(wait)
+            wait = min(2 * wait, LAST_RETRY)
 
     async def _ask(self, message: Message) -> Message:
-        """The owner's answer to ``message``; ActionRefused if it refuses, or does not answer in time."""
+        """The owner's answer to ``message``; ActionRefused if it refuses, does not answer in time, or
+        cannot be reached (the messages are down)."""
         assert self.cluster is not None
         try:
             answer = await self.cluster.request(self.owner, {**message, "table": self.id})
-        except TimeoutError:
+        except (TimeoutError, MessagingDown):
             raise ActionRefused(Refusal.UNAVAILABLE, MOVING) from None
         if not answer.get("ok"):
             raise ActionRefused(refusal_in(answer), str(answer.get("message") or MOVING))

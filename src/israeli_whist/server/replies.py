@@ -21,6 +21,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException
 
 from israeli_whist.core.errors import WhistError
@@ -61,6 +62,7 @@ def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(RequestValidationError, invalid_request)
     app.add_exception_handler(WhistError, rules_error)
+    app.add_exception_handler(OperationalError, database_unavailable)
 
 
 async def http_error(request: Request, error: Exception) -> Response:
@@ -90,6 +92,15 @@ def message_of(error: dict[str, Any]) -> str:
     if error["type"] == "value_error" and isinstance(reason, ValueError):
         return str(reason)
     return str(error["msg"])
+
+
+async def database_unavailable(request: Request, error: Exception) -> Response:
+    # The database did not answer (restarting, or gone): nobody's mistake, and nothing to trace
+    # back. The client is told to try again, as a 503 tells a load balancer.
+    log.warning("%s %s: the database did not answer: %s", request.method, request.url.path,
+                str(error).splitlines()[0] if str(error) else error.__class__.__name__)
+    return JSONReply({"detail": "The server cannot reach its database; please try again in a moment",
+                      "code": Refusal.UNAVAILABLE}, status_code=503, headers={"Retry-After": "2"})
 
 
 async def rules_error(request: Request, error: Exception) -> Response:

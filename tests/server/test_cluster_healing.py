@@ -1,0 +1,230 @@
+"""Several nodes that heal (``israeli_whist.server.cluster``), each on a PostgreSQL of the test's own
+that it stops and starts (``pg_kit.OwnPostgres``):
+
+- a database restart mid-game: both nodes say they are down (``/health`` 503) while they cannot
+  hear each other, hear each other again once it is back, and every connection, on either node,
+  sees the game go on to its end;
+- an owner stopped past its lease (SIGSTOP, then SIGCONT): the other node takes the table over,
+  and once the old owner runs again its players' moves go through the new owner, and it stores
+  nothing more itself;
+- a database outage longer than the lease: every table resumes, nothing lost or stored twice.
+
+The times measured are printed (``pytest -s``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import signal
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from pg_kit import OwnPostgres
+from server_kit import (
+    Conn,
+    Message,
+    choose,
+    connect,
+    connect_real,
+    create_table,
+    guest,
+    join,
+    matches_by_version,
+    real_call,
+    seats_json,
+    sign_in,
+    stored_actions,
+)
+from sqlalchemy import text
+
+from israeli_whist.server.app import create_app
+from israeli_whist.server.db import Store, make_engine
+from israeli_whist.server.settings import ServerSettings
+
+LEASE = 3.0
+
+
+@pytest.fixture
+def own_postgres() -> Iterator[OwnPostgres]:
+    postgres = OwnPostgres()
+    postgres.start()
+    yield postgres
+    postgres.remove()
+
+
+@contextmanager
+def node(settings: ServerSettings, name: str) -> Iterator[TestClient]:
+    with TestClient(create_app(dataclasses.replace(settings, node_name=name))) as client:
+        yield client
+
+
+def health(client: TestClient) -> tuple[int, list[str]]:
+    answer = client.get("/health")
+    return answer.status_code, answer.json()["down"]
+
+
+def wait_for(check: Callable[[], bool], seconds: float, why: str) -> float:
+    """Seconds until ``check()`` holds; fails after ``seconds``."""
+    start = time.monotonic()
+    while not check():
+        assert time.monotonic() - start < seconds, why
+        time.sleep(0.05)
+    return time.monotonic() - start
+
+
+def play_on(conns: dict[int, Conn], rng: random.Random, stop: Callable[[Message], bool] = lambda state: False,
+            timeout: float = 90.0) -> Message:
+    """Play the people's seats (``conns``) at random until the game ends or a state is ``stop``, as a
+    patient client does: an action answered ``unavailable`` (the table moving between nodes, the
+    database away) is sent again on the newest state. Every state must reach each connection."""
+    watcher = next(iter(conns.values()))
+    deadline = time.monotonic() + timeout
+    while True:
+        assert time.monotonic() < deadline, "the game did not move on"
+        state = watcher.state
+        if state["score"]["over"] or stop(state):
+            return state
+        player = state["view"]["player"]
+        if player in conns:
+            mine = conns[player].state_at(state["version"], timeout=15)
+            reply = conns[player].act(choose(rng, mine), mine["version"])
+            if reply["type"] == "error":
+                assert reply["code"] in ("unavailable", "stale"), reply
+                time.sleep(0.2)
+                continue
+        watcher.state_at(state["version"] + 1, timeout=15)
+
+
+def check_stored(url: str, table_id: str, final: Message) -> None:
+    """Actions 0..n-1, each once, replaying through the engine to the end the server showed."""
+    stored = stored_actions(url, table_id)
+    assert [seq for seq, *_ in stored] == list(range(final["version"]))
+    store = Store(url)
+    try:
+        row = store.table(table_id)
+    finally:
+        store.close()
+    assert row is not None and row.status == "finished"
+    end = matches_by_version(row, stored)[-1]
+    assert end.over and list(end.totals) == final["score"]["totals"] == row.totals
+
+
+def owner_of(url: str, table_id: str) -> str | None:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as c:
+            found = c.execute(text("SELECT node FROM table_owners WHERE table_id = :t AND expires_at > "
+                                   "(now() AT TIME ZONE 'UTC')"), {"t": table_id}).scalar()
+            return None if found is None else str(found)
+    finally:
+        engine.dispose()
+
+
+def test_a_database_restart_mid_game(app_settings: ServerSettings, own_postgres: OwnPostgres) -> None:
+    settings = dataclasses.replace(app_settings, database_url=own_postgres.url, lease_seconds=LEASE, bot_delay=0.05)
+    with node(settings, "north") as north, node(settings, "south") as south:
+        ann, bob, cid = sign_in(north, "Ann"), sign_in(south, "Bob"), sign_in(south, "Cid")
+        table_id = create_table(north, ann, "hhhb", options={"hands": 1})["id"]  # north plays it
+        join(south, bob, table_id, 1)
+        rng = random.Random(7)
+        with connect(north, ann, table_id) as a, connect(south, bob, table_id) as b:
+            b.until(lambda m: m["type"] == "state" and m["table"]["seats"][0]["connected"])
+            # Seat 2 waits for Cid, who joins once the database is back.
+            play_on({0: a, 1: b}, rng, stop=lambda state: state["version"] >= 3 or state["view"]["player"] == 2)
+            own_postgres.stop()
+            # While the nodes cannot hear each other, they say so: a load balancer sends nobody there.
+            def down() -> bool:
+                return all(health(client) == (503, ["database", "messaging"]) for client in (north, south))
+
+            def up() -> bool:
+                return all(health(client)[0] == 200 for client in (north, south))
+
+            wait_for(down, 5, "health said ok while the nodes could not hear each other")
+            own_postgres.start()
+            back = wait_for(up, 10, "not healthy again")
+            # Cid joins through south, which does not play the table, and watches from there.
+            join(south, cid, table_id, 2)
+            with connect(south, cid, table_id) as c:
+                final = play_on({1: b, 0: a, 2: c}, rng)
+                for conn in (a, b, c):  # the end reaches every connection, on either node
+                    assert conn.state_at(final["version"], timeout=5)["score"] == final["score"]
+        print(f"database restart: both nodes healthy {back:.2f} s after the database was back")
+    check_stored(own_postgres.url, table_id, final)
+
+
+def test_a_database_outage_longer_than_the_lease(app_settings: ServerSettings, own_postgres: OwnPostgres) -> None:
+    settings = dataclasses.replace(app_settings, database_url=own_postgres.url, lease_seconds=LEASE, bot_delay=0.05)
+    with node(settings, "north") as north, node(settings, "south") as south, ExitStack() as stack:
+        players = [sign_in(client, name) for client, name in ((north, "Ann"), (south, "Bob"), (north, "Cid"))]
+        homes = (north, south, north)
+        # One table made on each node, and one played from the node that does not own it.
+        tables = [create_table(client, player, "hbbb", options={"hands": 1})["id"]
+                  for client, player in zip((north, south, south), players, strict=True)]
+        conns = [stack.enter_context(connect(home, player, table_id))
+                 for home, player, table_id in zip(homes, players, tables, strict=True)]
+        rngs = [random.Random(n) for n in range(3)]
+        for conn, rng in zip(conns, rngs, strict=True):
+            play_on({0: conn}, rng, stop=lambda state: state["version"] >= 2)
+        own_postgres.stop()
+        time.sleep(2.5 * LEASE)  # every lease runs out meanwhile
+        own_postgres.start()
+        started = time.monotonic()
+        finals = [play_on({0: conn}, rng) for conn, rng in zip(conns, rngs, strict=True)]
+        print(f"outage of {2.5 * LEASE:g} s with leases of {LEASE:g} s: every table over "
+              f"{time.monotonic() - started:.1f} s after the database was back")
+    for table_id, final in zip(tables, finals, strict=True):
+        check_stored(own_postgres.url, table_id, final)
+
+
+def test_an_owner_stopped_past_its_lease(make_server: Callable[..., Any], own_postgres: OwnPostgres) -> None:
+    # A long grace: while north is stopped, Ann's seat waits for her (no stand-in moves for her).
+    options = {"database_url": own_postgres.url, "lease_seconds": 2.0, "grace": 60, "bot_delay": 0.05}
+    north, south = make_server(**options), make_server(**options)
+    north.start()
+    south.start()
+    ann, bob = guest(north, "Ann"), guest(south, "Bob")
+    table_id = real_call(north, ann, "POST", "/api/tables",
+                         {"game": "israeli", "options": {"hands": 1}, "seats": seats_json("hhbb")})["id"]
+    real_call(south, bob, "POST", f"/api/tables/{table_id}/join", {"seat": 1})
+    south_name = f"test-{south.port}"
+    rng = random.Random(3)
+    assert north.process is not None
+    with connect_real(north.url, ann, table_id) as a, connect_real(south.url, bob, table_id) as b:
+        b.until(lambda m: m["type"] == "state" and m["table"]["seats"][0]["connected"])
+        play_on({0: a, 1: b}, rng, stop=lambda state: state["version"] >= 3)
+        assert owner_of(own_postgres.url, table_id) == f"test-{north.port}"
+        os.kill(north.process.pid, signal.SIGSTOP)
+        try:
+            taken = wait_for(lambda: owner_of(own_postgres.url, table_id) == south_name, 2.0 + 5,
+                             "south did not take the table over")
+            # Bob plays on through south, which plays the table now, until it is Ann's turn.
+            play_on({1: b}, rng, stop=lambda state: state["view"]["player"] == 0)
+        finally:
+            os.kill(north.process.pid, signal.SIGCONT)
+        resumed = time.monotonic()
+        stored_at_resume = len(stored_actions(own_postgres.url, table_id))
+        # Ann's next move, sent to north, goes through south: north hands her connection over.
+        mine = a.state
+        while True:
+            reply = a.act(choose(rng, mine), mine["version"])
+            if reply["type"] == "ack":
+                break
+            assert reply["code"] in ("unavailable", "stale"), reply
+            mine = a.until(lambda m: m["type"] == "state" and m["version"] > stored_at_resume - 1
+                           and m["view"]["player"] == 0, timeout=15)
+        handed_over = time.monotonic() - resumed
+        final = play_on({0: a, 1: b}, rng)
+        assert a.state_at(final["version"], timeout=5)["score"] == final["score"]
+    print(f"owner stopped: taken over {taken:.2f} s after SIGSTOP (lease 2 s); "
+          f"its player's move went through the new owner {handed_over:.2f} s after SIGCONT")
+    stored = stored_actions(own_postgres.url, table_id)
+    check_stored(own_postgres.url, table_id, final)
+    # Ann's moves after north ran again were stored (through south: north holds no lease to store them).
+    assert any(seat == 0 and not by_bot for seq, seat, _, by_bot in stored if seq >= stored_at_resume)
+    north_log = north.log.read_text()
+    assert "lease lost; handed over" in north_log, north_log[-3000:]
