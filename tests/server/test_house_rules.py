@@ -17,6 +17,7 @@ from server_kit import live, seats_json, sign_in, use
 
 from israeli_whist.core.actions import PASS, Phase, bid_action, bid_level, bid_strain, is_bid
 from israeli_whist.core.cards import NO_TRUMP
+from israeli_whist.core.duplicate import board_options
 from israeli_whist.core.games import GAMES, RULES_BY_GAME, make_game
 from israeli_whist.core.games.israeli import FORM_DECKS
 from israeli_whist.core.match import Match
@@ -100,6 +101,18 @@ def test_the_seats_each_option_makes_are_the_rules_own(client: TestClient) -> No
     assert players["seats"] == "value"
     assert all(o["seats"] is None for o in games["classic"]["options"])
     assert all(o["seats"] is None for o in games["israeli"]["options"] if o["name"] != "form")
+
+
+def test_the_options_an_event_board_sets_are_the_games_own(client: TestClient) -> None:
+    """The events page leaves out of an event's rules what each one-hand board sets itself: named by
+    the games (a board's options), not by the page. Classic Whist has no one-hand boards."""
+    games = {g["name"]: g for g in client.get("/api/rules").json()["games"]}
+    assert games["israeli"]["set_by_boards"] == ["hands", "target"]
+    assert games["whistiti"]["set_by_boards"] == ["schedule"]
+    assert games["classic"]["set_by_boards"] is None
+    for name in ("israeli", "whistiti"):  # each is an option of the game, and a board does set it (or moot it)
+        assert set(games[name]["set_by_boards"]) <= {o["name"] for o in games[name]["options"]}
+        assert set(board_options(name, None, {}, 1)) <= set(games[name]["set_by_boards"])
 
 
 def test_every_option_has_words_in_both_catalogues(client: TestClient) -> None:

@@ -24,6 +24,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from israeli_whist.core.errors import RulesError
 from israeli_whist.core.games import make_game
 from israeli_whist.core.handgame import HandGame
 from israeli_whist.core.match import Match
@@ -137,6 +138,15 @@ def board_game(name: str, preset: str | None, options: Mapping[str, Any], number
 def board_options(name: str, preset: str | None, options: Mapping[str, Any], number: int) -> dict[str, Any]:
     """The rule options of board ``number``'s one-hand game: the event's, and what makes it one hand."""
     return {**options, **make_game(name, preset, options).board_options(number)}
+
+
+def options_set_by_boards(name: str) -> list[str] | None:
+    """The rule options that the boards of an event of game ``name`` set themselves (an event's form
+    leaves them out); None for a game that has no one-hand boards (Classic Whist)."""
+    try:
+        return list(make_game(name, None, {}).options_set_by_boards())
+    except RulesError:
+        return None
 
 
 def board_first_dealer(number: int, players: int) -> int:

@@ -108,3 +108,8 @@ class WholeGame:
         """The rule options that make board ``number`` (from 1) of a duplicate event a game of one
         hand (``israeli_whist.core.duplicate``); a game that cannot end after one hand refuses."""
         return self.hands_options(1)
+
+    def options_set_by_boards(self) -> tuple[str, ...]:
+        """The rule options that an event's boards set themselves, or make moot: an event's own rules
+        leave them out. A game that cannot end after one hand refuses, as ``board_options`` does."""
+        return tuple(self.board_options(1))

@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from israeli_whist.core.duplicate import options_set_by_boards
 from israeli_whist.core.errors import RulesError
 from israeli_whist.core.games import GAMES, RULES_BY_GAME
 from israeli_whist.core.handgame import HandGame
@@ -47,7 +48,8 @@ def game_rules_json(name: str) -> dict[str, Any]:
         spec["seats"] = seats_by_option(rules_cls, spec)
     presets = [{"name": preset, "options": dict(changes)} for preset, changes in rules_cls.PRESETS.items()]
     return {"name": name, "title": GAMES[name].title, "traits": rules_cls.traits.to_json(),
-            "players": rules_cls().players, "options": options, "presets": presets}
+            "players": rules_cls().players, "options": options, "presets": presets,
+            "set_by_boards": options_set_by_boards(name)}
 
 
 def rules_json() -> dict[str, Any]:

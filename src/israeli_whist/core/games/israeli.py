@@ -361,6 +361,9 @@ class IsraeliWhist(HandGame):
     def hands_options(self, hands: int) -> dict[str, str]:
         return {"hands": str(hands)}
 
+    def options_set_by_boards(self) -> tuple[str, ...]:
+        return (*super().options_set_by_boards(), "target")  # a board is one hand: no target ends it sooner
+
     def entry_choices(self) -> dict[str, Any]:
         rules = self.rules
         return {

@@ -9,9 +9,6 @@ whist.ready.then(() => {
   const kit = whist.events;
   // How long a new event stays open: the API takes 1 to 720 hours.
   const DURATIONS = [[1, "hours"], [3, "hours"], [24, "days"], [72, "days"], [168, "days"], [720, "days"]];
-  // Options a board sets itself, each board being one hand (WholeGame.board_options in core):
-  // not offered, so an event's form holds only what it can change.
-  const SET_BY_BOARD = { israeli: ["hands", "target"], whistiti: ["schedule"] };
 
   let me = null;
   let daily = null;  // the daily event's detail: its summary, boards, standings
@@ -127,7 +124,9 @@ whist.ready.then(() => {
     rulesForm.game = game.name;
     if (kept) rulesForm.fill(kept);
     else rulesForm.applyPreset($("preset").value);
-    for (const name of SET_BY_BOARD[game.name] || []) {
+    // Options a board sets itself, each board being one hand (GET /api/rules, from the game's
+    // rules): not offered, so an event's form holds only what it can change.
+    for (const name of game.set_by_boards || []) {
       for (const field of [rulesForm.common, rulesForm.advanced]) field.querySelector(`[data-field="${name}"]`)?.remove();
     }
     $("rules-form").replaceChildren(rulesForm.common, rulesForm.advanced);
