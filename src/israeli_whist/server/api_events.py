@@ -115,8 +115,12 @@ async def get_daily(request: Request) -> dict[str, Any]:
     row = await store.off_loop(daily_event, store, request.app.state.daily_rules)
 
     def summary() -> dict[str, Any]:
-        shown: dict[str, Any] = event_json(row, viewer, plays_of_event(store, row.id))["event"]
-        return shown
+        # Two counts, not the whole event: today's field is hundreds of plays, and every visit to the
+        # events page asks for this.
+        players = player_counts(store, [row.id]).get(row.id, 0)
+        played = 0 if viewer is None else sum(
+            1 for play in plays_of_user_in(store, row.id, viewer) if play.status == FINISHED)
+        return summary_json(row, viewer, players, played)
 
     return await store.off_loop(summary)
 
