@@ -206,6 +206,11 @@ def test_a_board_left_midway_is_finished_by_the_bots(app_settings: ServerSetting
             time.sleep(0.1)
         assert board["status"] == "played" and board["points"] is not None and board["percent"] == 50.0
         assert board_results(client, ann, {"id": daily["id"], "invite": None}, 1).json()["field"]["count"] == 1
+        # The daily event's summary counts its players, and the asker's boards played.
+        assert (daily["players"], daily["played"]) == (0, 0)
+        summary = use(client, ann).get("/api/events/daily").json()
+        assert (summary["players"], summary["played"]) == (1, 1)
+        assert use(client, None).get("/api/events/daily").json()["played"] == 0
 
 
 def test_refusals_of_events(client: TestClient) -> None:
