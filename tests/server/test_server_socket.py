@@ -244,6 +244,36 @@ def test_an_action_the_database_cannot_store_is_refused_and_not_taken(
         assert stored_actions(app_settings.database_url, table["id"]) == [(0, 1, action, False)]
 
 
+def test_an_action_stored_though_its_store_failed_is_read_back(
+        client: TestClient, app_settings: ServerSettings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store whose commit reached the database, then failed (a connection cut as the answer came
+    back): refused as not saved, yet stored. The table reads back what the database holds before
+    the next action, so the table is not stuck refusing a number already stored; each action once."""
+    from sqlalchemy.exc import OperationalError
+
+    ann, bob = sign_in(client, "Ann"), sign_in(client, "Bob")
+    table = create_table(client, ann, "hhhh", options={"hands": 1})
+    join(client, bob, table["id"], 1)
+    store = live(client.app, table["id"]).store
+    working = store.append_action
+
+    def stored_then_failed(*args: Any, **kwargs: Any) -> None:
+        working(*args, **kwargs)
+        raise OperationalError("COMMIT", {}, Exception("server closed the connection unexpectedly"))
+
+    with connect(client, bob, table["id"]) as b:
+        action = b.state["view"]["legal"][0]["action"]
+        monkeypatch.setattr(store, "append_action", stored_then_failed)
+        assert b.act(action, message_id="cut")["code"] == "unavailable"
+        monkeypatch.setattr(store, "append_action", working)
+        # Sent again, as a client does after "try again": refused, the table having moved on (it is
+        # the next seat's turn now), and everyone is shown the action taken.
+        assert b.act(action, 0, message_id="again")["code"] == "not_your_turn"
+        assert b.state_at(1)["view"]["player"] == 2
+        assert live(client.app, table["id"]).version == 1
+        assert stored_actions(app_settings.database_url, table["id"]) == [(0, 1, action, False)]
+
+
 def test_a_socket_closed_right_after_an_act_logs_no_error(make_server: Callable[..., Any]) -> None:
     """A player who acts and closes the page at once: the server's sends to the closed socket (the
     bots' states, the ack) end the connection quietly, on a real uvicorn, try after try (each has

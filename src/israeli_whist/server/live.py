@@ -47,6 +47,7 @@ TRICK_OVER_DELAYS = 2
 HAND_OVER_DELAYS = 4
 UNAVAILABLE_RETRY = 0.5  # at least: seconds a bot waits to move again when its move could not be stored
 MOVING = "This table is moving to another server; please try again in a moment"
+NOT_SAVED = "The action could not be saved; please try again"
 
 
 class ActionRefused(Exception):
@@ -111,6 +112,7 @@ class LiveTable:
         self.timer_task: asyncio.Task[None] | None = None  # the move timer of a person's turn
         self.later: set[asyncio.Task[None]] = set()  # broadcasts started where nothing can await them
         self.closed = False
+        self.unsure = False  # a store failed: what the database holds is read before the next action
         self._score: tuple[Match, dict[str, Any]] | None = None  # scoreboard_json of that match
         self.cluster: Cluster | None = None  # set by the hub when this node is one of several
         self.chat_mode = row.chat  # who may talk here (israeli_whist.server.chat), changed by the creator
@@ -271,6 +273,8 @@ class LiveTable:
         """``act``; with ``while_bot_plays``, a bot's move taken only if a bot still plays the seat: a
         stand-in's move is dropped once its player is back, however long the bot thought."""
         async with self.lock:
+            if self.unsure:
+                await self._read_back()
             match = self.match
             if match.over:
                 raise ActionRefused(Refusal.OVER, "The game is over")
@@ -302,9 +306,10 @@ class LiveTable:
                                           hand_rows, list(after.totals) if after.over else None,
                                           functools.partial(self._finished, after),
                                           None if self.cluster is None else self.cluster.insert_under_lease)
-            except SQLAlchemyError:  # not stored, so not taken: the table stays as it was
+            except SQLAlchemyError:  # not taken: the table stays as it was
                 log.exception("table %s: action %d could not be stored", self.id, self.version)
-                raise ActionRefused(Refusal.UNAVAILABLE, "The action could not be saved; please try again") from None
+                self.unsure = True
+                raise ActionRefused(Refusal.UNAVAILABLE, NOT_SAVED) from None
             except LeaseLost:  # another node plays the table now; the hub closes this copy at once
                 log.warning("table %s: action %d refused, this node no longer holds the table", self.id, self.version)
                 assert self.cluster is not None
@@ -314,6 +319,12 @@ class LiveTable:
             self.match = after
             self.version += 1
             version_now = self.version
+        await self._went_on()
+        return version_now
+
+    async def _went_on(self) -> None:
+        """After the table took an action: everyone is shown it, and the next turn starts (or the
+        finished table closes and lets its lease go)."""
         await self.broadcast()
         if self.match.over:
             self.close()
@@ -321,7 +332,28 @@ class LiveTable:
                 await self.store.off_loop(self.cluster.release, self.id)
         else:
             self.schedule_turn()
-        return version_now
+
+    async def _read_back(self) -> None:
+        """After a store that failed (under the lock): the failure may have come after the database
+        committed it (a connection cut as the commit's answer came back), so the actions stored past
+        this copy are read and taken before anything else is; without this, every later action would
+        be refused as a number already stored."""
+        try:
+            stored = await self.store.off_loop(self.store.actions_since, self.id, self.version)
+        except SQLAlchemyError:
+            raise ActionRefused(Refusal.UNAVAILABLE, NOT_SAVED) from None
+        self.unsure = False
+        for seq, seat, action in stored:
+            if seq != self.version or seat != self.match.current_player:  # not this copy's to take
+                log.error("table %s: stored action %d does not follow this copy", self.id, seq)
+                break
+            log.warning("table %s: action %d was stored after all", self.id, seq)
+            self.match = self.match.apply(action)
+            self.version += 1
+        if stored:
+            task = asyncio.get_running_loop().create_task(self._went_on())
+            self.later.add(task)
+            task.add_done_callback(self.later.discard)
 
     def _finished(self, match: Match, c: Connection) -> None:
         """In the transaction that stores the game's end: a game is rated, an event's board is
