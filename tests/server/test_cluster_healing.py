@@ -202,10 +202,19 @@ def test_an_owner_stopped_past_its_lease(make_server: Callable[..., Any], own_po
     table_id = real_call(north, ann, "POST", "/api/tables",
                          {"game": "israeli", "options": {"hands": 1}, "seats": seats_json("hhbb")})["id"]
     real_call(south, bob, "POST", f"/api/tables/{table_id}/join", {"seat": 1})
+    # And Cid's table, which south plays, with Cid connected through north.
+    cid = guest(south, "Cid")
+    cids = real_call(south, cid, "POST", "/api/tables",
+                     {"game": "israeli", "options": {"hands": 1}, "seats": seats_json("hbbb")})["id"]
     south_name = f"test-{south.port}"
     rng = random.Random(3)
     assert north.process is not None
-    with connect_real(north.url, ann, table_id) as a, connect_real(south.url, bob, table_id) as b:
+
+    def cid_connected() -> bool:  # as south, which plays his table, counts him
+        return bool(real_call(south, cid, "GET", f"/api/tables/{cids}", {})["seats"][0]["connected"])
+
+    with connect_real(north.url, ann, table_id) as a, connect_real(south.url, bob, table_id) as b, \
+            connect_real(north.url, cid, cids):
         b.until(lambda m: m["type"] == "state" and m["table"]["seats"][0]["connected"])
         play_on({0: a, 1: b}, rng, stop=lambda state: state["version"] >= 3)
         assert owner_of(own_postgres.url, table_id) == f"test-{north.port}"
@@ -215,9 +224,13 @@ def test_an_owner_stopped_past_its_lease(make_server: Callable[..., Any], own_po
                              "south did not take the table over")
             # Bob plays on through south, which plays the table now, until it is Ann's turn.
             play_on({1: b}, rng, stop=lambda state: state["view"]["player"] == 0)
+            # South took north for dead, and forgot its connections: Cid's among them.
+            wait_for(lambda: not cid_connected(), 2.0 + 5, "south still counted a stopped node's connection")
         finally:
             os.kill(north.process.pid, signal.SIGCONT)
         resumed = time.monotonic()
+        # North, running again, tells south of Cid's connection again: his seat is not left to a stand-in.
+        cid_back = wait_for(cid_connected, 5, "south never heard of Cid's connection again")
         stored_at_resume = len(stored_actions(own_postgres.url, table_id))
         # Ann's next move, sent to north, goes through south: north hands her connection over.
         mine = a.state
@@ -232,7 +245,8 @@ def test_an_owner_stopped_past_its_lease(make_server: Callable[..., Any], own_po
         final = play_on({0: a, 1: b}, rng)
         assert a.state_at(final["version"], timeout=5)["score"] == final["score"]
     print(f"owner stopped: taken over {taken:.2f} s after SIGSTOP (lease 2 s); "
-          f"its player's move went through the new owner {handed_over:.2f} s after SIGCONT")
+          f"its player's move went through the new owner {handed_over:.2f} s after SIGCONT; the other owner "
+          f"counted its connection again {cid_back:.2f} s after SIGCONT")
     stored = stored_actions(own_postgres.url, table_id)
     check_stored(own_postgres.url, table_id, final)
     # Ann's moves after north ran again were stored (through south: north holds no lease to store them).

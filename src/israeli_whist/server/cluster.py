@@ -132,6 +132,7 @@ class Cluster:
         # Until when (this process's monotonic clock) each lease of this node surely lasts: its last
         # claim or renewal's start plus a lease, since the database counts from a moment after that.
         self.held_until: dict[str, float] = {}
+        self.alive_until = 0.0  # the same for this node's row of ``nodes``
         self.upkeep_now = asyncio.Event()  # set to run the upkeep at once (a lease found lost)
         self.replies: dict[str, asyncio.Future[Message]] = {}
         # Announcements not yet sent, the newest of each table only: a mirror reads the actions
@@ -217,11 +218,18 @@ class Cluster:
 
     # Leases -------------------------------------------------------------------------------------
 
-    def heartbeat(self) -> None:
+    def heartbeat(self) -> bool:
+        """Renew this node's row of ``nodes``; whether it may have run out since the last renewal (this
+        node stalled, or could not reach the database): the owners have then forgotten this node's
+        connections to their tables, and must be told of them again."""
+        started = time.monotonic()
         with self.store.begin() as c:
             c.execute(text(f"INSERT INTO nodes (node, expires_at) VALUES (:me, {_NOW} + make_interval(secs => :s)) "
                            "ON CONFLICT (node) DO UPDATE SET expires_at = EXCLUDED.expires_at"),
                       {"me": self.node, "s": self.lease})
+        lapsed = started >= self.alive_until
+        self.alive_until = started + self.lease
+        return lapsed
 
     def live_nodes(self) -> set[str]:
         with self.store.begin() as c:

@@ -62,6 +62,7 @@ class Hub:
         self.cluster = cluster
         self.mirrors: dict[str, MirrorTable] = {}  # tables other nodes play
         self.later: set[asyncio.Task[None]] = set()
+        self.introduce_again = False  # the mirrors tell their owners of their connections at the next upkeep
         if cluster is not None:
             cluster.on_table = self._announced
             cluster.on_request = self._requested
@@ -343,12 +344,13 @@ class Hub:
             await mirror.catch_up(always=True)
         cluster.upkeep_now.set()  # tables whose owner died meanwhile: taken over now, not at the next pass
 
-    def _upkeep_queries(self) -> tuple[set[str], list[str], set[str]]:
-        """The upkeep's database work, away from the event loop: this node's heartbeat, its leases
-        renewed (the tables it still holds), the tables nobody holds, and the nodes alive."""
+    def _upkeep_queries(self) -> tuple[bool, set[str], list[str], set[str]]:
+        """The upkeep's database work, away from the event loop: this node's heartbeat (whether it had
+        lapsed), its leases renewed (the tables it still holds), the tables nobody holds, and the
+        nodes alive."""
         assert self.cluster is not None
-        self.cluster.heartbeat()
-        return self.cluster.renew(), self.cluster.orphans(), self.cluster.live_nodes()
+        lapsed = self.cluster.heartbeat()
+        return lapsed, self.cluster.renew(), self.cluster.orphans(), self.cluster.live_nodes()
 
     async def upkeep(self) -> None:
         """Every third of a lease: renew this node's leases; let go of tables another node took;
@@ -356,7 +358,13 @@ class Hub:
         assert self.cluster is not None
         playing = dict(self.tables)  # a table made or taken while the queries run is not judged by them
         unsure = {table_id for table_id in playing if not self.cluster.holds(table_id)}
-        held, orphans, alive = await self.store.off_loop(self._upkeep_queries)
+        lapsed, held, orphans, alive = await self.store.off_loop(self._upkeep_queries)
+        if lapsed or self.introduce_again:
+            # The owners took this node for dead and forgot its connections: it tells them again, and
+            # once more at the next pass, for an owner whose upkeep read this node dead just before.
+            for mirror in self.mirrors.values():
+                mirror.introduce_all()
+            self.introduce_again = lapsed
         for table_id, table in playing.items():
             if self.tables.get(table_id) is not table or table.match.over:
                 continue
