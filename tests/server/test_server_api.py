@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from itsdangerous import TimestampSigner
 from server_kit import CHANGE, COOKIE, connect, create_table, drive, seats_json, sign_in, use
+from sqlalchemy.exc import OperationalError
 from starlette.websockets import WebSocketDisconnect
 
 import israeli_whist
@@ -28,12 +29,25 @@ def client(app_settings: ServerSettings) -> Iterator[TestClient]:
         yield test_client
 
 
-def test_health_checks_the_database_and_counts_tables(client: TestClient) -> None:
+def test_health_checks_the_database_and_counts_tables(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     # "node": this server's name among several on one PostgreSQL; None on SQLite, a single server.
-    health = {"status": "ok", "version": israeli_whist.__version__, "tables": 0, "node": None}
+    health = {"status": "ok", "down": [], "version": israeli_whist.__version__, "tables": 0, "node": None}
     assert client.get("/health").json() == health
     create_table(client, sign_in(client, "Ann"), "hbbb")
     assert client.get("/health").json()["tables"] == 1
+    # A database that does not answer: 503, naming it, so that a load balancer sends nobody here.
+    store = client.app.state.store  # type: ignore[attr-defined]
+
+    def unreachable() -> Any:
+        raise OperationalError("SELECT 1", {}, Exception("connection refused"))
+
+    monkeypatch.setattr(store, "begin", unreachable)
+    answer = client.get("/health")
+    assert answer.status_code == 503 and answer.json()["status"] == "down" and answer.json()["down"] == ["database"]
+    # And a request that needs it says to try again, not a 500.
+    answer = client.get("/api/tables/anything")
+    assert answer.status_code == 503 and answer.json()["code"] == "unavailable", answer.text
+    assert answer.headers["Retry-After"] == "2"
 
 
 def test_guest_me_and_logout(client: TestClient) -> None:
