@@ -48,6 +48,7 @@ from typing import Any
 
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import OperationalError
 
 from israeli_whist.server.db import Store
 from israeli_whist.server.refusals import Refusal
@@ -58,7 +59,9 @@ log = logging.getLogger("whist.server")
 TABLES_CHANNEL = "whist_tables"
 DEFAULT_LEASE_SECONDS = ServerSettings.lease_seconds
 REQUEST_TIMEOUT = 5.0  # at most: seconds a mirror waits for the owner's answer before it says "try again"
-FIRST_RETRY, LAST_RETRY = 0.1, 2.0  # seconds between tries to reach the database again: doubling, up to
+# Seconds between tries to reach the database again: doubling, up to the last. A node hears a request
+# for its tables only once its listening connection is back, so the last wait is short.
+FIRST_RETRY, LAST_RETRY = 0.1, 1.0
 # libpq's TCP keepalives: a database that vanished without closing its sockets (a machine gone, a
 # cut cable) is found out in about 11 s, not the operating system's two hours.
 KEEPALIVES = {"keepalives": "1", "keepalives_idle": "5", "keepalives_interval": "2", "keepalives_count": "3"}
@@ -211,7 +214,10 @@ class Cluster:
                 self.upkeep_now.clear()
                 try:
                     await step()
-                except Exception:  # a database hiccup: logged, and tried again next time
+                except (OperationalError, MessagingDown) as error:  # the database away: tried again next time
+                    log.warning("node %s: cluster upkeep could not reach the database: %s", self.node,
+                                str(error).splitlines()[0] if str(error) else error.__class__.__name__)
+                except Exception:  # a fault of ours: its traceback, and tried again next time
                     log.exception("node %s: cluster upkeep failed", self.node)
 
         self.tasks.append(asyncio.get_running_loop().create_task(loop()))
