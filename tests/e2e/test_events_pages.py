@@ -115,6 +115,9 @@ def test_a_player_on_a_phone_in_hebrew_plays_the_daily_event_and_sees_the_field(
         noa.wait_for_url(re.compile(r"/table/[\w-]+$"))
         expect(noa.locator("#table")).to_have_attribute("data-you", "0")
         expect(noa.get_by_test_id("event-board-link")).to_have_text("לוח 1 באירוע")
+        # Alone against bots: no talk box, and no button to open one (nobody to talk to).
+        expect(noa.locator("#chat")).to_be_hidden()
+        expect(noa.get_by_test_id("chat-toggle")).to_be_hidden()
         play_until([noa], game_over([noa]), seconds=BOARD_SECONDS)
         expect(noa.get_by_test_id("event-next")).to_be_visible()
         expect(noa.get_by_test_id("play-again")).to_have_count(0)  # a board is played once
@@ -243,5 +246,6 @@ def test_a_club_creates_a_private_event_and_a_friend_opens_it_by_its_invite(
             gal.goto(table_link)
             gal.get_by_test_id("join-seat-2").click()
             expect(gal.locator("#table")).to_have_attribute("data-you", "2")
+            expect(gal.locator("#chat")).to_be_visible()  # friends at one board talk (the seated only)
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             gal.screenshot(path=str(SCREENSHOTS / "laptop-en-events-friends-table.png"))

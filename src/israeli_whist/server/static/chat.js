@@ -160,7 +160,11 @@ const whistChat = (() => {
   function render() {
     const box = $("chat");
     if (!box || !state) return;
-    box.hidden = false;
+    // An event's board played alone against bots: nobody to talk to, and nobody can turn talk on.
+    const nobody = Boolean(state.table.event) && state.table.chat === "off";
+    box.hidden = nobody;
+    $("chat-toggle").hidden = nobody;
+    if (nobody) return;
     const muted = mutedIds();
     $("chat-title").textContent = whist.t("chat.title");
     $("chat-close").textContent = whist.t("chat.close");
