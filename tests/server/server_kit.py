@@ -28,7 +28,7 @@ from israeli_whist.core.cards import cards_in
 from israeli_whist.core.games import make_game
 from israeli_whist.core.match import Match
 from israeli_whist.core.views import SeatView, hidden_cards, seat_view
-from israeli_whist.server.db import TableRow, actions, make_engine
+from israeli_whist.server.db import Store, TableRow, actions, make_engine
 from israeli_whist.server.eventstore import events
 from israeli_whist.server.live import LiveTable
 from israeli_whist.server.viewjson import scoreboard_json, view_json
@@ -209,23 +209,50 @@ def connect_real(base_url: str, cookie: str, table_id: str) -> Iterator[RealConn
 
 
 def drive(conns: dict[int, Conn], rng: random.Random, stop: Callable[[Message], bool] = lambda state: False,
-          timeout: float = 20.0) -> Message:
+          timeout: float = 20.0, patient: bool = False, wait: float = 10.0, lags: list[float] | None = None
+          ) -> Message:
     """Play the people's seats (``conns``: seat to connection) at random, the bots playing theirs,
-    until the game is over or a state is ``stop``; returns that state."""
+    until the game is over or a state is ``stop``; returns that state. Every action must be taken,
+    unless ``patient``: then one answered ``unavailable`` (the table moving between nodes, the
+    database away) or ``stale`` is sent again on the newest state, as a patient client does. Each
+    state must come within ``wait``; with ``lags``, each new state reaches every connection within
+    ``wait`` of the first one's, and the slowest one's lag is added to ``lags``."""
     watcher = next(iter(conns.values()))
     deadline = time.monotonic() + timeout
     while True:
         assert time.monotonic() < deadline, "the game did not move on"
+        if lags is not None and len(conns) > 1:
+            first = time.monotonic()
+            for conn in conns.values():
+                conn.state_at(watcher.state["version"], timeout=wait)
+            lags.append(time.monotonic() - first)
         state = watcher.state
         if state["score"]["over"] or stop(state):
             return state
         player = state["view"]["player"]
         if player in conns:
             # Only that seat can move the table on from this version, so its own state catches up to it.
-            mine = conns[player].state_at(state["version"])
-            reply = conns[player].act(choose(rng, mine))
+            mine = conns[player].state_at(state["version"], timeout=wait)
+            reply = conns[player].act(choose(rng, mine), mine["version"])
+            if patient and reply["type"] == "error" and reply["code"] in ("unavailable", "stale"):
+                time.sleep(0.2)
+                continue
             assert reply["type"] == "ack", reply
-        watcher.state_at(state["version"] + 1)
+        watcher.state_at(state["version"] + 1, timeout=wait)
+
+
+def check_stored(database_url: str, table_id: str, final: Message) -> None:
+    """Actions 0..n-1, each once, which replayed through the engine end the game as the server said."""
+    stored = stored_actions(database_url, table_id)
+    assert [seq for seq, *_ in stored] == list(range(final["version"]))
+    store = Store(database_url)
+    try:
+        row = store.table(table_id)
+    finally:
+        store.close()
+    assert row is not None and row.status == "finished"
+    end = matches_by_version(row, stored)[-1]
+    assert end.over and list(end.totals) == final["score"]["totals"] == row.totals
 
 
 def live(app: Any, table_id: str) -> LiveTable:

@@ -28,13 +28,14 @@ from pg_kit import OwnPostgres
 from server_kit import (
     Conn,
     Message,
+    check_stored,
     choose,
     connect,
     connect_real,
     create_table,
+    drive,
     guest,
     join,
-    matches_by_version,
     real_call,
     seats_json,
     sign_in,
@@ -43,7 +44,7 @@ from server_kit import (
 from sqlalchemy import text
 
 from israeli_whist.server.app import create_app
-from israeli_whist.server.db import Store, make_engine
+from israeli_whist.server.db import make_engine
 from israeli_whist.server.settings import ServerSettings
 
 LEASE = 3.0
@@ -81,46 +82,9 @@ SEEN_WITHIN = 5.0  # seconds: every new state reaches every connection by then, 
 
 
 def play_on(conns: dict[int, Conn], rng: random.Random, stop: Callable[[Message], bool] = lambda state: False,
-            timeout: float = 90.0, lags: list[float] | None = None) -> Message:
-    """Play the people's seats (``conns``) at random until the game ends or a state is ``stop``, as a
-    patient client does: an action answered ``unavailable`` (the table moving between nodes, the
-    database away) is sent again on the newest state. Each new state reaches every connection
-    within ``SEEN_WITHIN`` of the first one's (the slowest's lag is added to ``lags``)."""
-    watcher = next(iter(conns.values()))
-    deadline = time.monotonic() + timeout
-    while True:
-        if lags is not None and len(conns) > 1:
-            first = time.monotonic()
-            for conn in conns.values():
-                conn.state_at(watcher.state["version"], timeout=SEEN_WITHIN)
-            lags.append(time.monotonic() - first)
-        assert time.monotonic() < deadline, "the game did not move on"
-        state = watcher.state
-        if state["score"]["over"] or stop(state):
-            return state
-        player = state["view"]["player"]
-        if player in conns:
-            mine = conns[player].state_at(state["version"], timeout=15)
-            reply = conns[player].act(choose(rng, mine), mine["version"])
-            if reply["type"] == "error":
-                assert reply["code"] in ("unavailable", "stale"), reply
-                time.sleep(0.2)
-                continue
-        watcher.state_at(state["version"] + 1, timeout=15)
-
-
-def check_stored(url: str, table_id: str, final: Message) -> None:
-    """Actions 0..n-1, each once, replaying through the engine to the end the server showed."""
-    stored = stored_actions(url, table_id)
-    assert [seq for seq, *_ in stored] == list(range(final["version"]))
-    store = Store(url)
-    try:
-        row = store.table(table_id)
-    finally:
-        store.close()
-    assert row is not None and row.status == "finished"
-    end = matches_by_version(row, stored)[-1]
-    assert end.over and list(end.totals) == final["score"]["totals"] == row.totals
+            lags: list[float] | None = None) -> Message:
+    """The people play on as patient clients do (``drive``'s ``patient``), every state within ``SEEN_WITHIN``."""
+    return drive(conns, rng, stop, timeout=90, patient=True, wait=SEEN_WITHIN, lags=lags)
 
 
 def owner_of(url: str, table_id: str) -> str | None:

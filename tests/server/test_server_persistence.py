@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from server_kit import (
     Conn,
     Message,
+    check_stored,
     connect,
     connect_real,
     create_table,
@@ -26,7 +27,6 @@ from server_kit import (
     guest,
     join,
     live,
-    matches_by_version,
     real_call,
     seats_json,
     sign_in,
@@ -34,22 +34,7 @@ from server_kit import (
 )
 
 from israeli_whist.server.app import create_app
-from israeli_whist.server.db import Store
 from israeli_whist.server.settings import ServerSettings
-
-
-def check_stored(database_url: str, table_id: str, final: Message) -> None:
-    """Actions 0..n-1, each once, which replayed through the engine end the game as the server said."""
-    stored = stored_actions(database_url, table_id)
-    assert [seq for seq, *_ in stored] == list(range(final["version"]))
-    store = Store(database_url)
-    try:
-        row = store.table(table_id)
-    finally:
-        store.close()
-    assert row is not None and row.status == "finished"
-    end = matches_by_version(row, stored)[-1]
-    assert end.over and list(end.totals) == final["score"]["totals"] == row.totals
 
 
 def test_kill_and_restart_mid_hand(database_url: str, make_server: Callable[..., Any]) -> None:

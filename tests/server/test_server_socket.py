@@ -15,6 +15,8 @@ import pytest
 from fastapi.testclient import TestClient
 from server_kit import (
     COOKIE,
+    Message,
+    Player,
     TestConn,
     connect,
     connect_real,
@@ -27,10 +29,12 @@ from server_kit import (
     sign_in,
     stored_actions,
 )
+from sqlalchemy.exc import OperationalError
 
 from israeli_whist.core.actions import NUM_ACTIONS, PASS
 from israeli_whist.core.games import make_rules
 from israeli_whist.server.app import create_app
+from israeli_whist.server.db import Store
 from israeli_whist.server.settings import ServerSettings
 
 
@@ -220,15 +224,19 @@ def test_a_spectator_cannot_act(client: TestClient, app_settings: ServerSettings
         assert waiting.version == version
 
 
-def test_an_action_the_database_cannot_store_is_refused_and_not_taken(
-        client: TestClient, app_settings: ServerSettings, monkeypatch: pytest.MonkeyPatch) -> None:
-    from sqlalchemy.exc import OperationalError
-
+def bob_at_a_table(client: TestClient) -> tuple[Message, Player, Store, Callable[..., None]]:
+    """Ann's table of four people, Bob in seat 1 (whose turn is first), the table's store, and its
+    own ``append_action`` (for a test to put back after replacing it)."""
     ann, bob = sign_in(client, "Ann"), sign_in(client, "Bob")
     table = create_table(client, ann, "hhhh", options={"hands": 1})
     join(client, bob, table["id"], 1)
     store = live(client.app, table["id"]).store
-    working = store.append_action
+    return table, bob, store, store.append_action
+
+
+def test_an_action_the_database_cannot_store_is_refused_and_not_taken(
+        client: TestClient, app_settings: ServerSettings, monkeypatch: pytest.MonkeyPatch) -> None:
+    table, bob, store, working = bob_at_a_table(client)
 
     def failing(*args: Any, **kwargs: Any) -> None:
         raise OperationalError("INSERT", {}, Exception("disk I/O error"))
@@ -249,13 +257,7 @@ def test_an_action_stored_though_its_store_failed_is_read_back(
     """A store whose commit reached the database, then failed (a connection cut as the answer came
     back): refused as not saved, yet stored. The table reads back what the database holds before
     the next action, so the table is not stuck refusing a number already stored; each action once."""
-    from sqlalchemy.exc import OperationalError
-
-    ann, bob = sign_in(client, "Ann"), sign_in(client, "Bob")
-    table = create_table(client, ann, "hhhh", options={"hands": 1})
-    join(client, bob, table["id"], 1)
-    store = live(client.app, table["id"]).store
-    working = store.append_action
+    table, bob, store, working = bob_at_a_table(client)
 
     def stored_then_failed(*args: Any, **kwargs: Any) -> None:
         working(*args, **kwargs)
