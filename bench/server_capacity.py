@@ -3,7 +3,9 @@
 A **trial** is one run of ``server_load.py``'s load (one simulated person and three bots a table,
 paced by ``--bot-delay``) on fresh nodes and a fresh PostgreSQL database, through nginx (the
 shipped ``deploy/nginx.conf``, as ``--nodes 2`` runs it, for both searches: the ratio then
-measures the nodes, not the proxy). A trial **passes** when the core keeps the tables on time:
+measures the nodes, not the proxy). The tables start all at once (their auctions, where the expert
+spends its whole budget, come together: the hardest moment), or over ``--ramp`` seconds. A trial
+**passes** when the core keeps the tables on time:
 
 - the people's actions are acknowledged within a p99 of 100 ms (issue 15's aim);
 - the bots are within their pacing: the 90th percentile of their delay past it under 0.25 s. The
@@ -82,7 +84,8 @@ def verdict(report: dict[str, Any]) -> list[str]:
                        f"refusals {len(report['refusals'])}")
     ack = report["ack_latency_s"]
     if ack is None or ack["p99"] >= ACK_P99_LIMIT_S:
-        reasons.append("no ack timed" if ack is None else f"ack p99 {ack['p99'] * 1000:.0f} ms >= 100 ms")
+        reasons.append("no ack timed" if ack is None
+                       else f"ack p99 {ack['p99'] * 1000:.0f} ms >= {ACK_P99_LIMIT_S * 1000:.0f} ms")
     late = report["bot_delay_over_pacing_s"]
     if late is None or late["p90"] >= LATE_P90_LIMIT_S:
         reasons.append("no bot move timed" if late is None
@@ -360,8 +363,9 @@ def run_capacity(args: argparse.Namespace) -> dict[str, Any]:
     first, last = {cores[0]}, {cores[-1]}
     both = first | last
     low, high = args.think_range
+    arriving = f"the people coming over {args.ramp:g} s" if args.ramp else "all starting at once"
     print(f"capacity: tables of 1 simulated person (think {low:g}-{high:g} s) and 3 {args.bot_level} bots "
-          f"(paced {args.bot_delay:g} s), {args.hands} hand(s) each; on time: ack p99 < "
+          f"(paced {args.bot_delay:g} s), {args.hands} hand(s) each, {arriving}; on time: ack p99 < "
           f"{ACK_P99_LIMIT_S * 1000:.0f} ms, bots late past pacing p90 < {LATE_P90_LIMIT_S * 1000:.0f} ms, "
           f"nothing lost or stored twice; a failing size runs again up to {args.capacity_retries} time(s) "
           f"and fails if every run fails", flush=True)
@@ -384,8 +388,9 @@ def run_capacity(args: argparse.Namespace) -> dict[str, Any]:
               f"{100 * shares['two_nodes']:.0f}% (2 nodes, on node1's core)")
     print(f"the searches took {time.monotonic() - started:.0f} s")
     return {"mode": "capacity", "bot_level": args.bot_level, "bot_delay": args.bot_delay, "think": [low, high],
-            "hands": args.hands, "criteria": {"ack_p99_below_s": ACK_P99_LIMIT_S, "late_p90_below_s": LATE_P90_LIMIT_S,
-                                              "nothing_lost": True, "retries": args.capacity_retries},
+            "hands": args.hands, "ramp_s": args.ramp,
+            "criteria": {"ack_p99_below_s": ACK_P99_LIMIT_S, "late_p90_below_s": LATE_P90_LIMIT_S,
+                         "nothing_lost": True, "retries": args.capacity_retries},
             "database": "given, not pinned" if args.database_url else f"own, core {cores[0]}",
             "cores": os.cpu_count(),
             "searches": {"one_node": search_report(one), "two_nodes": search_report(two)},

@@ -9,7 +9,7 @@ actions, from sending to the ``ack``: bot thinking is not part of it. The bots' 
 as the person's client sees them: from the state message of the action before a bot's move to
 the state message of that move, less the pacing. At the end every table's stored actions are
 read back from the database (SQLite or PostgreSQL, through SQLAlchemy) and replayed through
-the engine.
+the engine. All the people start at once, or one after another over ``--ramp`` seconds.
 
 With ``--nodes N`` (or ``--nginx``) the clients reach the nodes only through nginx, run here as
 a child process with ``deploy/nginx.conf`` (round robin, WebSocket upgrade), its upstream block
@@ -25,7 +25,7 @@ playing its first ``--boards`` boards one after another, each board a table as a
 the event's bots at the daily event's level, ``--bot-level`` setting it on the server), and the
 checks go on to the event's plays, results and standings (``server_load_events.py``).
 
-Run:  python bench/server_load.py [--tables 200] [--hands 1] [--bot-delay 1.0] [--think 0.5,1.5]
+Run:  python bench/server_load.py [--tables 200] [--hands 1] [--bot-delay 1.0] [--think 0.5,1.5] [--ramp 0]
           [--bot-level basic] [--bot-workers N] [--database-url postgresql://...]
           [--nodes 2 [--kill-node-after 20] [--lease-seconds 10]] [--report out.json]
       python bench/server_load.py --event [--players 500] [--boards 2] [--ramp 0] [--bot-level hard] [--nodes 2 ...]
@@ -698,7 +698,12 @@ async def run_clients(clients: list[Client], ws_base: str, args: argparse.Namesp
     killing = None
     if args.kill_node_after is not None:
         killing = asyncio.create_task(kill_a_node(args.kill_node_after, nodes, engine, clients))
-    await asyncio.gather(*(p.play() for p in people))
+
+    async def arriving(index: int, person: Person) -> None:  # --ramp: one after another, evenly
+        await asyncio.sleep(args.ramp * index / len(people))
+        await person.play()
+
+    await asyncio.gather(*(arriving(i, p) for i, p in enumerate(people)))
     wall = time.perf_counter() - start
     if killing is None:
         return wall, None
@@ -854,6 +859,7 @@ def summarise(args: argparse.Namespace, clients: list[Client], stored: Stored, w
     refusals = [r for c in clients for r in c.refusals]
     report: dict[str, Any] = {
         "tables": len(clients), "hands": args.hands, "bot_level": args.bot_level, "bot_delay": args.bot_delay,
+        "ramp_s": args.ramp,
         "bot_workers": args.bot_workers, "nodes": args.nodes, "nginx": args.nginx, "node_niceness": args.node_niceness,
         "database": "postgresql" if (args.database_url or "").startswith("postgresql") else "sqlite",
         "wall_s": wall, "actions": stored.actions, "actions_per_s": stored.actions / wall,
@@ -962,7 +968,8 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--players", type=int, default=500, help="with --event: the players at once")
     parser.add_argument("--boards", type=int, default=2, help="with --event: the boards each player plays")
     parser.add_argument("--ramp", type=float, default=0.0, metavar="S",
-                        help="with --event: the players come one after another over S seconds (default: all at once)")
+                        help="the people (with --event, the players) come one after another over S seconds "
+                             "(default: all at once)")
     parser.add_argument("--bot-workers", type=int, default=None,
                         help="whist serve --bot-workers (left out: serve's default, one per core; 0: threads)")
     parser.add_argument("--think", default="0.5,1.5", help="a person's think time range, seconds")
@@ -1009,8 +1016,10 @@ def parse_arguments() -> argparse.Namespace:
         parser.error("--compare-nodes compares 1 node with --nodes 2 or more")
     if args.event and (args.kill_node_after is not None or args.compare_nodes):
         parser.error("--event runs without --kill-node-after and --compare-nodes")
-    if args.event and (args.players < 1 or args.boards < 1 or args.ramp < 0):
-        parser.error("--event needs --players and --boards of 1 or more, and --ramp of 0 or more")
+    if args.ramp < 0:
+        parser.error("--ramp is 0 or more")
+    if args.event and (args.players < 1 or args.boards < 1):
+        parser.error("--event needs --players and --boards of 1 or more")
     if args.event and args.bot_level not in (None, *EVENT_LEVELS):
         parser.error(f"an event's bots are {', '.join(EVENT_LEVELS)} (whist serve --daily-level), not {args.bot_level}")
     if args.capacity and (args.event or args.compare_nodes or args.kill_node_after is not None or args.nodes != 1):

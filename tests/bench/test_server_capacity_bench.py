@@ -117,8 +117,9 @@ def test_the_capacity_mode_on_its_own_postgresql(tmp_path: Path, capacity: Modul
         pytest.skip("no PostgreSQL server installed (apt-get install -y postgresql)")
     if len(os.sched_getaffinity(0)) < 2:
         pytest.skip("the capacity mode pins a node to each of two cores")
-    output, report = run_capacity(tmp_path, "--capacity-max", "2")
+    output, report = run_capacity(tmp_path, "--capacity-max", "2", "--ramp", "0.2")
     check_report(output, report, 2, capacity)
+    assert report["ramp_s"] == 0.2 and "the people coming over 0.2 s" in output
     one = report["searches"]["one_node"]["trials"][0]
     # Its PostgreSQL pinned to the clients' core, its CPU measured; the node's bot worker on the node's core.
     assert one["pinned"]["postgresql"] == one["pinned"]["clients"]
