@@ -185,8 +185,11 @@ def own_postgres(cpus: set[int]) -> Iterator[Postgres]:
     data, port = folder / "data", free_port()
 
     def as_postgres(*command: str) -> None:
-        subprocess.run(command, check=True, capture_output=True, user=user if os.geteuid() == 0 else None,
-                       preexec_fn=lambda: os.sched_setaffinity(0, cpus))
+        done = subprocess.run(command, capture_output=True, text=True, user=user if os.geteuid() == 0 else None,
+                              preexec_fn=lambda: os.sched_setaffinity(0, cpus))
+        if done.returncode != 0:
+            raise RuntimeError(f"{Path(command[0]).name} failed ({done.returncode}): "
+                               f"{(done.stderr or done.stdout).strip()[-500:]}")
 
     try:
         as_postgres(str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", user)
