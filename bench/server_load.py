@@ -9,7 +9,7 @@ actions, from sending to the ``ack``: bot thinking is not part of it. The bots' 
 as the person's client sees them: from the state message of the action before a bot's move to
 the state message of that move, less the pacing. At the end every table's stored actions are
 read back from the database (SQLite or PostgreSQL, through SQLAlchemy) and replayed through
-the engine.
+the engine. All the people start at once, or one after another over ``--ramp`` seconds.
 
 With ``--nodes N`` (or ``--nginx``) the clients reach the nodes only through nginx, run here as
 a child process with ``deploy/nginx.conf`` (round robin, WebSocket upgrade), its upstream block
@@ -25,10 +25,16 @@ playing its first ``--boards`` boards one after another, each board a table as a
 the event's bots at the daily event's level, ``--bot-level`` setting it on the server), and the
 checks go on to the event's plays, results and standings (``server_load_events.py``).
 
-Run:  python bench/server_load.py [--tables 200] [--hands 1] [--bot-delay 1.0] [--think 0.5,1.5]
+Run:  python bench/server_load.py [--tables 200] [--hands 1] [--bot-delay 1.0] [--think 0.5,1.5] [--ramp 0]
           [--bot-level basic] [--bot-workers N] [--database-url postgresql://...]
           [--nodes 2 [--kill-node-after 20] [--lease-seconds 10]] [--report out.json]
       python bench/server_load.py --event [--players 500] [--boards 2] [--ramp 0] [--bot-level hard] [--nodes 2 ...]
+      python bench/server_load.py --capacity [--bot-level expert] [--capacity-start 16] [--capacity-max 256]
+          [--database-url postgresql://...] [--report out.json]
+
+With ``--capacity`` the bench finds the most tables one core keeps on time, then two nodes on two
+cores, and their ratio (``server_capacity.py``): a search of runs of growing size, each on fresh
+nodes pinned to their cores, on a PostgreSQL of its own pinned to the other core.
 """
 
 from __future__ import annotations
@@ -527,9 +533,12 @@ def wait_for_health(base: str, process: subprocess.Popen[bytes], what: str, log:
     raise RuntimeError(f"{what} did not start: " + " | ".join(tail))
 
 
-def start_node(name: str, folder: Path, database_url: str, args: argparse.Namespace) -> Node:
+def start_node(name: str, folder: Path, database_url: str, args: argparse.Namespace,
+               cpus: set[int] | None = None) -> Node:
     """One ``whist serve``, in its own process group, so that killing the node kills its bot workers
-    too, as when its machine dies. It may not answer yet: ``wait_for_nodes``."""
+    too, as when its machine dies; with ``cpus``, pinned to those cores (as ``taskset -c`` does: its
+    bot workers inherit the affinity, and start one per core it may use). It may not answer yet:
+    ``wait_for_nodes``."""
     port = free_port()
     env = {**os.environ, "WHIST_DATA_DIR": str(folder)}
     # Every simulated person comes from 127.0.0.1, hundreds of guests and tables at once: no rate limits.
@@ -542,11 +551,14 @@ def start_node(name: str, folder: Path, database_url: str, args: argparse.Namesp
         command += ["--daily-level", args.bot_level]
     niceness = args.node_niceness
 
-    def prioritised() -> None:  # in the child, before it runs the node; its bot workers go 10 below it
-        os.setpriority(os.PRIO_PROCESS, 0, niceness)
+    def prepared() -> None:  # in the child, before it runs the node; its bot workers go 10 below it
+        if niceness:
+            os.setpriority(os.PRIO_PROCESS, 0, niceness)
+        if cpus:
+            os.sched_setaffinity(0, cpus)
 
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=(folder / f"{name}.log").open("wb"),
-                               start_new_session=True, preexec_fn=prioritised if niceness else None)
+                               start_new_session=True, preexec_fn=prepared if niceness or cpus else None)
     return Node(name, port, process)
 
 
@@ -686,7 +698,12 @@ async def run_clients(clients: list[Client], ws_base: str, args: argparse.Namesp
     killing = None
     if args.kill_node_after is not None:
         killing = asyncio.create_task(kill_a_node(args.kill_node_after, nodes, engine, clients))
-    await asyncio.gather(*(p.play() for p in people))
+
+    async def arriving(index: int, person: Person) -> None:  # --ramp: one after another, evenly
+        await asyncio.sleep(args.ramp * index / len(people))
+        await person.play()
+
+    await asyncio.gather(*(arriving(i, p) for i, p in enumerate(people)))
     wall = time.perf_counter() - start
     if killing is None:
         return wall, None
@@ -702,6 +719,10 @@ def main() -> None:
         from server_load_events import run_event  # it imports this file's pieces: not at the top
 
         report = run_event(args)
+    elif args.capacity:
+        from server_capacity import run_capacity  # it imports this file's pieces: not at the top
+
+        report = run_capacity(args)
     elif not args.compare_nodes:
         report = run_once(args)
     else:  # the same load on one node, then on --nodes, both behind nginx: the throughput's ratio from one run
@@ -780,12 +801,15 @@ class Usage:
         self.after: dict[str, float] = {}
         self.load: list[float] = []
 
+    def cpu(self) -> dict[str, float]:
+        return self.served.cpu()
+
     def __enter__(self) -> Usage:
-        self.before, self.load = self.served.cpu(), [os.getloadavg()[0]]
+        self.before, self.load = self.cpu(), [os.getloadavg()[0]]
         return self
 
     def __exit__(self, *exception: object) -> None:
-        self.after = self.served.cpu()
+        self.after = self.cpu()
         self.load.append(os.getloadavg()[0])
 
     def figures(self) -> dict[str, Any]:
@@ -806,7 +830,9 @@ def serving(args: argparse.Namespace) -> Iterator[Served]:
         served = Served(0, [], make_engine(database_url), None)
         try:
             # All at once: the nodes take turns at the schema's migrations (an advisory lock).
-            served.nodes += [start_node(f"node{number}", folder, database_url, args)
+            pinned: list[set[int]] | None = args.node_cpus  # one set of cores a node (--capacity)
+            served.nodes += [start_node(f"node{number}", folder, database_url, args,
+                                        pinned[number - 1] if pinned else None)
                              for number in range(1, args.nodes + 1)]
             wait_for_nodes(served.nodes, folder)
             if args.nginx:
@@ -833,6 +859,7 @@ def summarise(args: argparse.Namespace, clients: list[Client], stored: Stored, w
     refusals = [r for c in clients for r in c.refusals]
     report: dict[str, Any] = {
         "tables": len(clients), "hands": args.hands, "bot_level": args.bot_level, "bot_delay": args.bot_delay,
+        "ramp_s": args.ramp,
         "bot_workers": args.bot_workers, "nodes": args.nodes, "nginx": args.nginx, "node_niceness": args.node_niceness,
         "database": "postgresql" if (args.database_url or "").startswith("postgresql") else "sqlite",
         "wall_s": wall, "actions": stored.actions, "actions_per_s": stored.actions / wall,
@@ -934,13 +961,15 @@ def parse_arguments() -> argparse.Namespace:
     parser.add_argument("--hands", type=int, default=1, help="Israeli Whist hands per table")
     parser.add_argument("--bot-delay", type=float, default=1.0, help="seconds a bot waits before each move")
     parser.add_argument("--bot-level", default=None, choices=list(BOT_LEVELS),
-                        help="the three bots' level (default: basic; with --event, the daily event's)")
+                        help="the three bots' level (default: basic; with --event, the daily event's; "
+                             "with --capacity, expert)")
     parser.add_argument("--event", action="store_true",
                         help="players on the daily duplicate event's boards instead of tables (server_load_events.py)")
     parser.add_argument("--players", type=int, default=500, help="with --event: the players at once")
     parser.add_argument("--boards", type=int, default=2, help="with --event: the boards each player plays")
     parser.add_argument("--ramp", type=float, default=0.0, metavar="S",
-                        help="with --event: the players come one after another over S seconds (default: all at once)")
+                        help="the people (with --event, the players) come one after another over S seconds "
+                             "(default: all at once)")
     parser.add_argument("--bot-workers", type=int, default=None,
                         help="whist serve --bot-workers (left out: serve's default, one per core; 0: threads)")
     parser.add_argument("--think", default="0.5,1.5", help="a person's think time range, seconds")
@@ -960,6 +989,18 @@ def parse_arguments() -> argparse.Namespace:
                              "other work, -5 gives them the share a server of their own would have")
     parser.add_argument("--stall-timeout", type=float, default=60.0,
                         help="a client gives up after this many seconds without a message")
+    parser.add_argument("--capacity", action="store_true",
+                        help="find the tables one core keeps on time, then two nodes on two cores, and the ratio "
+                             "(server_capacity.py)")
+    parser.add_argument("--capacity-start", type=int, default=16, metavar="T",
+                        help="with --capacity: the one-core search's first run, in tables (doubled until one fails)")
+    parser.add_argument("--capacity-max", type=int, default=256, metavar="T",
+                        help="with --capacity: no run past this many tables")
+    parser.add_argument("--capacity-precision", type=int, default=2, metavar="T",
+                        help="with --capacity: bisect until the failing and the passing run are this many tables "
+                             "apart, or an eighth of the passing one")
+    parser.add_argument("--capacity-retries", type=int, default=1, metavar="N",
+                        help="with --capacity: run a failing size up to N times more; it fails if every run fails")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--report", default=None, help="also write the figures to this JSON file")
     args = parser.parse_args()
@@ -975,12 +1016,24 @@ def parse_arguments() -> argparse.Namespace:
         parser.error("--compare-nodes compares 1 node with --nodes 2 or more")
     if args.event and (args.kill_node_after is not None or args.compare_nodes):
         parser.error("--event runs without --kill-node-after and --compare-nodes")
-    if args.event and (args.players < 1 or args.boards < 1 or args.ramp < 0):
-        parser.error("--event needs --players and --boards of 1 or more, and --ramp of 0 or more")
+    if args.ramp < 0:
+        parser.error("--ramp is 0 or more")
+    if args.event and (args.players < 1 or args.boards < 1):
+        parser.error("--event needs --players and --boards of 1 or more")
     if args.event and args.bot_level not in (None, *EVENT_LEVELS):
         parser.error(f"an event's bots are {', '.join(EVENT_LEVELS)} (whist serve --daily-level), not {args.bot_level}")
+    if args.capacity and (args.event or args.compare_nodes or args.kill_node_after is not None or args.nodes != 1):
+        parser.error("--capacity runs one node, then two, itself: not with --event, --compare-nodes, "
+                     "--kill-node-after or --nodes")
+    if args.capacity and args.database_url and not args.database_url.startswith("postgresql"):
+        parser.error("--capacity runs two nodes on one PostgreSQL: a --database-url must be postgresql://...")
+    if args.capacity and not 1 <= args.capacity_start <= args.capacity_max:
+        parser.error("--capacity-start is at least 1 and at most --capacity-max")
+    if args.capacity and (args.capacity_precision < 1 or args.capacity_retries < 0):
+        parser.error("--capacity-precision is at least 1, --capacity-retries at least 0")
     if not args.event and args.bot_level is None:
-        args.bot_level = "basic"
+        args.bot_level = "expert" if args.capacity else "basic"
+    args.node_cpus = None  # the cores each node is pinned to (--capacity sets them a run)
     args.nginx = args.nginx or args.nodes > 1
     return args
 
