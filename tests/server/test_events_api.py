@@ -19,6 +19,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from israeli_whist.server.app import create_app
 from israeli_whist.server.events import DailyRules, daily_event
+from israeli_whist.server.eventscores import ScoreKeeper
 from israeli_whist.server.eventstore import add_event
 from israeli_whist.server.settings import ServerSettings
 
@@ -231,6 +232,65 @@ def test_refusals_of_events(client: TestClient) -> None:
     assert use(client, ann).get(f"/api/events/{event['id']}/boards/2**70").status_code == 422
     listed = use(client, None).get("/api/events").json()["events"]
     assert {e["kind"] for e in listed} == {"daily", "club"} and all("invite" not in e for e in listed)
+
+
+def test_event_boards_count_among_a_players_unfinished_tables(app_settings: ServerSettings) -> None:
+    settings = dataclasses.replace(app_settings, max_open_tables=2)
+    with TestClient(create_app(settings)) as client:
+        ann, ben = sign_in(client, "Ann"), sign_in(client, "Ben")
+        event = make_event(client, ann)
+        first = start(client, ann, event, 1)
+        start(client, ann, event, 2)
+        board_3 = f"/api/events/{event['id']}/boards/3/play"
+        for third in (use(client, ann).post(board_3, json={"invite": event["invite"]}),
+                      use(client, ann).post("/api/tables", json={"game": "israeli", "options": {"hands": 1},
+                                                               "seats": [{"kind": "human"}] * 4})):
+            assert third.status_code == 409 and third.json()["code"] == "too_many_tables", third.text
+        # Her boards under way open again; another player is not held back by hers.
+        again = use(client, ann).post(f"/api/events/{event['id']}/boards/1/play", json={"invite": event["invite"]})
+        assert again.status_code == 200 and again.json()["table"] == first
+        start(client, ben, event, 3)
+        # A board finished frees its place.
+        with connect(client, ann, first) as conn:
+            play_boards([conn], [random.Random(5)])
+        start(client, ann, event, 3)
+
+
+def test_the_standings_and_the_ranking_follow_each_finished_board(client: TestClient) -> None:
+    keeper: ScoreKeeper = client.app.state.event_scores  # type: ignore[attr-defined]
+    keeper.ranked_boards = 2  # settled from two boards, for a short test
+    ann, ben = sign_in(client, "Ann"), sign_in(client, "Ben")
+    event = make_event(client, ann, boards=2)
+
+    def seen(player: Player) -> Message:
+        return dict(use(client, player).get(f"/api/events/{event['id']}", params={"invite": event["invite"]}).json())
+
+    def ranking(**page: int) -> Message:
+        return dict(use(client, None).get("/api/events/ranking", params=page).json())
+
+    play_board(client, ann, event, 1, seed=1)
+    assert seen(ann)["boards"][0]["percent"] == 50.0  # alone in the field
+    assert [(r["name"], r["boards"], r["percent"]) for r in seen(ben)["standings"]] == [("Ann", 1, 50.0)]
+    assert [(r["name"], r["place"], r["provisional"]) for r in ranking()["players"]] == [("Ann", 1, True)]
+    play_board(client, ben, event, 1, seed=2)
+    # Ben's result moved Ann's: the scores kept for the event were scored again.
+    ann_1, ben_1 = seen(ann)["boards"][0]["percent"], seen(ben)["boards"][0]["percent"]
+    assert ann_1 + ben_1 == 100.0
+    assert {r["name"]: r["percent"] for r in seen(ann)["standings"]} == {"Ann": ann_1, "Ben": ben_1}
+    play_board(client, ben, event, 2, seed=3)
+    # Ben has two boards: settled, ranked before Ann (one board, provisional) whatever their means.
+    whole = ranking()
+    assert (whole["total"], whole["ranked_boards"]) == (2, 2)
+    assert [(r["name"], r["place"], r["boards"], r["provisional"]) for r in whole["players"]] == [
+        ("Ben", 1, 2, False), ("Ann", 2, 1, True)]
+    assert whole["players"][0]["percent"] == pytest.approx((ben_1 + 50.0) / 2, abs=0.01)
+    assert [r["name"] for r in ranking(limit=1)["players"]] == ["Ben"]
+    assert [r["name"] for r in ranking(offset=1, limit=1)["players"]] == ["Ann"]
+    assert ranking(offset=5)["players"] == []
+    for bad in ({"limit": 0}, {"limit": 101}, {"offset": -1}, {"offset": 2**70}):
+        assert use(client, None).get("/api/events/ranking", params=bad).status_code == 422
+    mine = use(client, ann).get("/api/events/mine").json()["events"]
+    assert [(m["boards"], m["percent"], m["of"]) for m in mine] == [(1, ann_1, 2)]
 
 
 def test_friends_at_one_table_turn_round_it_board_by_board(client: TestClient) -> None:

@@ -4,8 +4,8 @@ table's own WebSocket. ``docs/server-protocol.md`` describes every field.
   GET  /api/events                          the daily event, public events, and the asker's
   GET  /api/events/daily                    today's daily event (made on the first ask)
   POST /api/events                          a new event for a club or friends
-  GET  /api/events/mine                     the asker's event history
-  GET  /api/events/ranking                  the events' own ranking, every board against its field
+  GET  /api/events/mine                     the asker's event history (their newest events)
+  GET  /api/events/ranking[?offset=&limit=] the events' own ranking, every board against its field
   GET  /api/events/{id}[?invite=]           an event: its boards (the asker's results) and standings
   POST /api/events/{id}/boards/{n}/play     the table at which the asker plays board n
   GET  /api/events/{id}/boards/{n}          board n's cards and field, once the asker has played it
@@ -28,24 +28,24 @@ from israeli_whist.server.events import (
     daily_event,
     event_json,
     new_event,
-    standings_json,
+    ranking_json,
     start_board,
     summary_json,
 )
+from israeli_whist.server.eventscores import NO_SCORES, ScoreKeeper
 from israeli_whist.server.eventstore import (
     FINISHED,
     EventRow,
-    all_finished_plays,
     event,
+    events_by_id,
     listed_events,
     player_counts,
     plays_of_board,
-    plays_of_event,
     plays_of_user,
     plays_of_user_in,
 )
 from israeli_whist.server.hub import Hub
-from israeli_whist.server.inputs import Body
+from israeli_whist.server.inputs import Body, PageSize, RowNumber
 from israeli_whist.server.limits import rate_limited
 from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replies import Refused
@@ -134,48 +134,57 @@ async def create_event(body: EventIn, request: Request) -> dict[str, Any]:
     return summary_json(row, user_id, 0, 0)
 
 
+MY_EVENTS = 50  # the newest events a player's history shows
+
+
 @router.get("/api/events/mine")
 async def my_events(request: Request) -> dict[str, Any]:
     user_id = require_user(request)
     store: Store = request.app.state.store
+    keeper: ScoreKeeper = request.app.state.event_scores
 
     def history() -> list[dict[str, Any]]:
+        mine = plays_of_user(store, user_id)
+        rows = sorted(events_by_id(store, list({p.event_id for p in mine})), key=lambda r: (r.starts_at, r.id),
+                      reverse=True)[:MY_EVENTS]
+        ids = [r.id for r in rows]
+        scores, counts = keeper.of_events(ids), player_counts(store, ids)
         shown = []
-        event_ids = list(dict.fromkeys(p.event_id for p in reversed(plays_of_user(store, user_id))))
-        for event_id in event_ids:
-            row = event(store, event_id)
-            if row is None:
-                continue
-            found = event_json(row, user_id, plays_of_event(store, event_id))
-            mine = next((s for s in found["standings"] if s["user"] == user_id), None)
+        for row in rows:
+            found = event_json(row, user_id, [p for p in mine if p.event_id == row.id],
+                               scores.get(row.id, NO_SCORES), counts.get(row.id, 0))
+            place = next((s for s in found["standings"] if s["user"] == user_id), None)
             shown.append({"event": found["event"], "boards": found["event"]["played"],
-                          "percent": None if mine is None else mine["percent"],
-                          "above_average": None if mine is None else mine["above_average"],
-                          "place": None if mine is None else mine["place"], "of": len(found["standings"])})
-        shown.sort(key=lambda e: e["event"]["starts_at"], reverse=True)
+                          "percent": None if place is None else place["percent"],
+                          "above_average": None if place is None else place["above_average"],
+                          "place": None if place is None else place["place"], "of": len(found["standings"])})
         return shown
 
     return {"events": await store.off_loop(history)}
 
 
 @router.get("/api/events/ranking")
-async def ranking(request: Request) -> dict[str, Any]:
+async def ranking(request: Request, offset: RowNumber = 0, limit: PageSize = 50) -> dict[str, Any]:
     store: Store = request.app.state.store
-    return {"players": await store.off_loop(lambda: standings_json(all_finished_plays(store)))}
+    keeper: ScoreKeeper = request.app.state.event_scores
+    ranked = await store.off_loop(keeper.ranking)
+    return {"total": len(ranked), "offset": offset, "limit": limit, "days": keeper.days,
+            "ranked_boards": keeper.ranked_boards, "players": ranking_json(ranked)[offset:offset + limit]}
 
 
 @router.get("/api/events/{event_id}")
 async def get_event(event_id: str, request: Request, invite: str | None = None) -> dict[str, Any]:
     store: Store = request.app.state.store
     row = await store.off_loop(_event_seen, request, event_id, invite)
-    return await store.off_loop(_shown_event, store, row, session_user(request))
+    return await store.off_loop(_shown_event, request, row, session_user(request))
 
 
 @router.post("/api/events/{event_id}/boards/{number}/play", dependencies=[Depends(rate_limited("tables"))])
 async def play_board(event_id: str, number: int, body: PlayIn, request: Request, response: Response) -> dict[str, Any]:
     user_id = require_user(request)
     row = _event_seen(request, event_id, body.invite)
-    table, new = start_board(_hub(request), row, number, user_id, body.friends)
+    table, new = start_board(_hub(request), row, number, user_id, body.friends,
+                             request.app.state.settings.max_open_tables)
     response.status_code = 201 if new else 200
     answer: dict[str, Any] = {"table": table.id, "seat": table.seat_of_user(user_id), "board": number}
     if any(not seat.is_bot and seat.user_id != user_id for seat in table.seats):  # friends join with its invite
@@ -195,8 +204,11 @@ async def get_board(event_id: str, number: int, request: Request) -> dict[str, A
     return await store.off_loop(_shown_board, store, row, number, user_id)
 
 
-def _shown_event(store: Store, row: EventRow, viewer: int | None) -> dict[str, Any]:
-    return event_json(row, viewer, plays_of_event(store, row.id))
+def _shown_event(request: Request, row: EventRow, viewer: int | None) -> dict[str, Any]:
+    store: Store = request.app.state.store
+    mine = [] if viewer is None else plays_of_user_in(store, row.id, viewer)
+    return event_json(row, viewer, mine, request.app.state.event_scores.of_event(row.id),
+                      player_counts(store, [row.id]).get(row.id, 0))
 
 
 def _shown_board(store: Store, row: EventRow, number: int, viewer: int) -> dict[str, Any]:

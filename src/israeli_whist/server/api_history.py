@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from sqlalchemy import RowMapping
 from sqlalchemy.engine import Connection
 from starlette.concurrency import run_in_threadpool
@@ -22,15 +22,12 @@ from israeli_whist.server.access import may_see, stored_visibility
 from israeli_whist.server.analyses import AnalysisJobs
 from israeli_whist.server.auth import session_user
 from israeli_whist.server.db import Store
-from israeli_whist.server.inputs import RowNumber
+from israeli_whist.server.inputs import PageSize, RowNumber
 from israeli_whist.server.limits import count_request
 from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replies import Refused
 
 router = APIRouter(prefix="/api")
-
-PAGE = Query(20, ge=1, le=100)
-
 
 @contextmanager
 def connection(request: Request) -> Iterator[Connection]:
@@ -51,7 +48,7 @@ def visible_finished_game(c: Connection, request: Request, table_id: str, invite
 
 
 @router.get("/history")
-def game_history(request: Request, offset: RowNumber = 0, limit: int = PAGE,
+def game_history(request: Request, offset: RowNumber = 0, limit: PageSize = 20,
                  player: RowNumber | None = None) -> dict[str, Any]:
     """Finished games, newest first; ``player`` keeps the games that user sat in."""
     with connection(request) as c:
@@ -115,7 +112,7 @@ async def game_analysis(table_id: str, request: Request, invite: str | None = No
 
 
 @router.get("/leaderboard")
-def leaderboard(request: Request, offset: RowNumber = 0, limit: int = PAGE) -> dict[str, Any]:
+def leaderboard(request: Request, offset: RowNumber = 0, limit: PageSize = 20) -> dict[str, Any]:
     """Rated players by rating (``ratings.leaderboard``), best first, with their statistics."""
     with connection(request) as c:
         total, page = ratings.leaderboard(c, offset, limit)

@@ -33,6 +33,7 @@ from israeli_whist.server.bodylimit import BodyLimit
 from israeli_whist.server.cluster import Cluster
 from israeli_whist.server.db import Store, is_postgresql
 from israeli_whist.server.events import DailyRules
+from israeli_whist.server.eventscores import ScoreKeeper
 from israeli_whist.server.guard import BrowserGuard
 from israeli_whist.server.headers import install_security_headers
 from israeli_whist.server.hints import Hints
@@ -82,6 +83,7 @@ def create_app(settings: ServerSettings, clock: Clock = time.monotonic) -> FastA
         app.state.rematches = Rematches(hub, settings.max_open_tables)
         app.state.hints = Hints()  # the hints being worked out, one per person (hints.py)
         app.state.daily_rules = DailyRules(bot_level=settings.daily_bot_level)  # the daily event (events.py)
+        app.state.event_scores = ScoreKeeper(store)  # events scored against their fields, kept (eventscores.py)
         app.state.sessions = sessions = Sessions(store, clock)
         sessions.start_sweeping()
         hub.start_tables()

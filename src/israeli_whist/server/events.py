@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
@@ -31,6 +30,7 @@ from israeli_whist.core.duplicate import (
     MAX_BOARDS,
     PLAYER_SEAT,
     SHOWN_DECIMALS,
+    Standing,
     board_first_dealer,
     board_game,
     board_match,
@@ -39,11 +39,11 @@ from israeli_whist.core.duplicate import (
     places,
     score_field,
     seats_of,
-    standings,
 )
 from israeli_whist.core.errors import WhistError
 from israeli_whist.core.games import make_game
 from israeli_whist.server.db import Store, now
+from israeli_whist.server.eventscores import EventScores, Ranked
 from israeli_whist.server.eventstore import (
     CLUB,
     DAILY,
@@ -56,6 +56,7 @@ from israeli_whist.server.eventstore import (
     plays_of_user_in,
 )
 from israeli_whist.server.hub import Hub, TableRequest, TableRequestError
+from israeli_whist.server.limits import check_open_tables
 from israeli_whist.server.live import LiveTable
 from israeli_whist.server.refusals import Refusal
 from israeli_whist.server.replies import Refused
@@ -126,16 +127,19 @@ def human_seats(number: int, players: int, friends: int) -> list[int]:
     return [seats_of([number], players, rotation)[0] for rotation in range(friends + 1)]
 
 
-def start_board(hub: Hub, row: EventRow, number: int, user_id: int, friends: int = 0) -> tuple[LiveTable, bool]:
+def start_board(hub: Hub, row: EventRow, number: int, user_id: int, friends: int = 0,
+                max_open_tables: int | None = None) -> tuple[LiveTable, bool]:
     """The table at which ``user_id`` plays board ``number``, and whether it is new: the one they
     are playing already, or a new one, against bots or with ``friends`` more people (who join its
-    free seats with its invite). Refused once they have finished it, or outside the window."""
+    free seats with its invite). Refused once they have finished it, outside the window, or when
+    they have ``max_open_tables`` unfinished tables and boards."""
     board_of(row, number)
     mine = own_plays(hub.store, row.id, user_id)
     if number in mine:
         return table_of_play(hub, mine[number]), False
     if not row.open_at(now()):
         raise Refused(409, Refusal.EVENT_CLOSED, "This event is not open now")
+    check_open_tables(hub, user_id, max_open_tables)
     options = board_options(row.game, row.preset, row.options, number)
     players = make_game(row.game, row.preset, options).players
     if not 0 <= friends < players:
@@ -179,24 +183,26 @@ def own_plays(store: Store, event_id: str, user_id: int) -> dict[int, PlayRow]:
 # Scoring against the field ---------------------------------------------------------------------
 
 
-def fields_of(plays: list[PlayRow]) -> dict[tuple[str, int, int], dict[int, float]]:
-    """The finished results of each (event, board, seat), by player."""
-    found: dict[tuple[str, int, int], dict[int, float]] = defaultdict(dict)
-    for play in plays:
-        if play.status == FINISHED and play.points is not None:
-            found[(play.event_id, play.board, play.seat)][play.user_id] = play.points
-    return found
-
-
-def standings_json(plays: list[PlayRow]) -> list[dict[str, Any]]:
-    names = {p.user_id: p.name for p in plays}
-    rows = standings(fields_of(plays))
+def standings_json(rows: list[Standing], names: Mapping[int, str]) -> list[dict[str, Any]]:
     shown = []
     for place, row in zip(places(rows), rows, strict=True):
         assert isinstance(row.player, int)
         shown.append({"place": place, "user": row.player, "name": names[row.player], "boards": row.boards,
                       "percent": round(row.percent, SHOWN_DECIMALS),
                       "above_average": round(row.above_average, SHOWN_DECIMALS)})
+    return shown
+
+
+def ranking_json(ranked: list[Ranked]) -> list[dict[str, Any]]:
+    """The events' ranking: the settled players placed among themselves, the provisional after them."""
+    shown: list[dict[str, Any]] = []
+    for provisional in (False, True):
+        group = [r for r in ranked if r.provisional == provisional]
+        rows = standings_json([r.standing for r in group], {r.user: r.name for r in group})
+        for row in rows:
+            row["place"] += len(shown) if provisional else 0
+            row["provisional"] = provisional
+        shown.extend(rows)
     return shown
 
 
@@ -216,17 +222,16 @@ def _iso(moment: dt.datetime) -> str:
     return moment.replace(tzinfo=dt.UTC).isoformat()
 
 
-def event_json(row: EventRow, viewer: int | None, plays: list[PlayRow]) -> dict[str, Any]:
-    """An event as ``viewer`` sees it: its boards with their own results, and the standings."""
-    mine = {p.board: p for p in plays if p.user_id == viewer}
-    scored = {(key[1], user): score for key, field in fields_of(plays).items()
-              for user, score in score_field(field).items()}  # by (board, player): key is (event, board, seat)
-    players = len({p.user_id for p in plays})
-    played = sum(1 for p in mine.values() if p.status == FINISHED)
+def event_json(row: EventRow, viewer: int | None, mine: list[PlayRow], scores: EventScores,
+               players: int) -> dict[str, Any]:
+    """An event as ``viewer`` sees it: its boards with their own results (``mine``: their plays of
+    it), and the standings. ``players``: how many have started a board of it."""
+    own = {p.board: p for p in mine if p.user_id == viewer}
+    played = sum(1 for p in own.values() if p.status == FINISHED)
     boards, players_at_table = [], _players(row)
     for number in range(1, row.boards + 1):
-        play = mine.get(number)
-        score = None if play is None else scored.get((number, play.user_id))
+        play = own.get(number)
+        score = None if play is None else scores.boards.get((number, play.user_id))
         boards.append({"number": number, "dealer": board_first_dealer(number, players_at_table),
                        "seat": PLAYER_SEAT if play is None else play.seat,
                        "status": "open" if play is None else ("played" if play.status == FINISHED else "playing"),
@@ -234,7 +239,8 @@ def event_json(row: EventRow, viewer: int | None, plays: list[PlayRow]) -> dict[
                        "points": None if play is None else play.points,
                        "percent": None if score is None else round(score.percent, 2),
                        "above_average": None if score is None else round(score.above_average, 2)})
-    return {"event": summary_json(row, viewer, players, played), "boards": boards, "standings": standings_json(plays)}
+    return {"event": summary_json(row, viewer, players, played), "boards": boards,
+            "standings": standings_json(scores.standings, scores.names)}
 
 
 def _players(row: EventRow) -> int:

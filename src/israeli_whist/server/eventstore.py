@@ -136,6 +136,13 @@ def event(store: Store, event_id: str) -> EventRow | None:
         return _event_row(found) if found else None
 
 
+def events_by_id(store: Store, event_ids: list[str]) -> list[EventRow]:
+    if not event_ids:
+        return []
+    with store.begin() as c:
+        return [_event_row(r) for r in c.execute(select(events).where(events.c.id.in_(event_ids))).mappings()]
+
+
 def listed_events(store: Store, viewer: int | None, limit: int = 100) -> list[EventRow]:
     """The events shown to ``viewer``: the public ones, and those they made or played, newest first."""
     shown: ColumnElement[bool] = events.c.public.is_(True)
@@ -186,14 +193,16 @@ def plays_of_user(store: Store, user_id: int) -> list[PlayRow]:
         return _plays(c, event_plays.c.user_id == user_id)
 
 
+def boards_being_played_by(store: Store, user_id: int) -> int:
+    """How many boards ``user_id`` has started and not finished, on any node."""
+    with store.begin() as c:
+        return int(c.execute(select(func.count()).select_from(event_plays)
+                             .where(event_plays.c.user_id == user_id, event_plays.c.status == PLAYING)).scalar_one())
+
+
 def finished_plays_of_events(store: Store, event_ids: list[str]) -> list[PlayRow]:
     with store.begin() as c:
         return _plays(c, event_plays.c.event_id.in_(event_ids), event_plays.c.status == FINISHED)
-
-
-def all_finished_plays(store: Store) -> list[PlayRow]:
-    with store.begin() as c:
-        return _plays(c, event_plays.c.status == FINISHED)
 
 
 def insert_play(c: Connection, event_id: str, board: int, user_id: int, seat: int, table_id: str) -> None:

@@ -22,7 +22,7 @@ from israeli_whist.server.chat import relay
 from israeli_whist.server.chatstore import CHAT_MODES
 from israeli_whist.server.cluster import Cluster, Message
 from israeli_whist.server.db import SeatRow, Store, TableRow
-from israeli_whist.server.eventstore import event
+from israeli_whist.server.eventstore import boards_being_played_by, event
 from israeli_whist.server.live import MOVING, ActionRefused, LiveTable, RemoteConnection, Send
 from israeli_whist.server.mirror import MirrorTable
 from israeli_whist.server.refusals import Refusal
@@ -195,10 +195,12 @@ class Hub:
 
     def open_tables_of(self, user_id: int) -> int:
         """How many unfinished tables ``user_id`` made (those left out at start do not count; in a
-        cluster, those of every node)."""
+        cluster, those of every node), and event boards they are playing: an event's board is a
+        table too, and a flood of them would cost as much."""
+        boards = boards_being_played_by(self.store, user_id)
         if self.cluster is not None:
-            return self.store.open_tables_made_by(user_id)
-        return sum(1 for t in self.tables.values() if t.row.created_by == user_id and not t.match.over)
+            return self.store.open_tables_made_by(user_id) + boards
+        return boards + sum(1 for t in self.tables.values() if t.row.created_by == user_id and not t.match.over)
 
     def close(self) -> None:
         for table in (*self.tables.values(), *self.mirrors.values()):

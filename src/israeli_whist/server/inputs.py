@@ -27,6 +27,9 @@ RowNumber = Annotated[int, Ge(0), Le(MAX_ROW_NUMBER)]
 """A number that names or counts rows: an id, an offset, a hand's number. As a parameter,
 ``Annotated[RowNumber, Query(...)]`` (a ``Query`` given as the default would drop the bounds)."""
 
+PageSize = Annotated[int, Ge(1), Le(100)]
+"""How many rows a page of a list holds."""
+
 LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
