@@ -3,11 +3,14 @@
 event to its end at the table against the event's bots, is offered the board's results rather
 than "Play again", and sees them against the field: two lines, because a second player (Ben)
 played that board first through the API and the table's WebSocket. Before that, the board's
-results page showed neither the cards nor Ben's line, only "Play this board first".
+results page showed neither the cards nor Ben's line, only "Play this board first". The
+leaderboard ranks them against the field, provisional after one board; a board's results page left
+open shows a third player's line once it is looked at again.
 
 Screenshots, for a person to look at, go to ``test-artifacts/screenshots/`` (git-ignored):
 ``phone-he-events*.png`` and ``laptop-en-events*.png`` (the events page, an event, a board's
-results, the table at the board's end); axe-core checks each page shown."""
+results, the table at the board's end), ``phone-he-leaderboard-field.png`` and
+``laptop-en-leaderboard-field.png`` (the ranking against the field); axe-core checks each page shown."""
 
 from __future__ import annotations
 
@@ -156,6 +159,17 @@ def test_a_player_on_a_phone_in_hebrew_plays_the_daily_event_and_sees_the_field(
         expect(noa.get_by_test_id("standings").locator("tbody tr")).to_have_count(2)
         shoot(noa, "phone-he-events-event")
 
+        # The ranking against the field, its own on the leaderboard: one board each, provisional.
+        noa.goto(f"{server.url}/leaderboard")
+        drawn(noa)
+        ranked = noa.get_by_test_id("field-rows").locator("tbody tr")
+        expect(ranked).to_have_count(2)
+        expect(ranked.filter(has_text="נועה")).to_have_class(re.compile(r"\bmine\b"))
+        expect(noa.locator("tr.provisional")).to_have_count(2)
+        expect(noa.get_by_test_id("field-ranking")).to_contain_text("זמני")
+        noa.get_by_test_id("field-ranking").scroll_into_view_if_needed()
+        shoot(noa, "phone-he-leaderboard-field")
+
     # The same pages in English on a laptop, as Ben sees them.
     with laptop(browser, server) as (context, page):
         context.add_cookies([{"name": COOKIE, "value": ben, "url": server.url}])
@@ -167,10 +181,25 @@ def test_a_player_on_a_phone_in_hebrew_plays_the_daily_event_and_sees_the_field(
             shoot(page, name)
         expect(page.get_by_test_id("result-line")).to_have_count(2)
         expect(page.locator("tr.mine")).to_contain_text("Ben")
+        # The results keep up with the field: Dana plays the board while Ben has its page open, and
+        # the page shows her line when it is looked at again (the page also asks every 30 s).
+        dana = guest_cookie(server.url, "Dana")
+        play_board_by_socket(server.url, dana, daily["id"], 1)
+        page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+        expect(page.get_by_test_id("result-line")).to_have_count(3)
+        expect(page.get_by_test_id("result-line").filter(has_text="Dana")).to_have_count(1)
+        page.goto(server.url + "/leaderboard")
+        drawn(page)
+        expect(page.get_by_test_id("field-rows").locator("tbody tr")).to_have_count(3)
+        expect(page.get_by_test_id("field-ranking")).to_contain_text("provisional")
+        page.get_by_test_id("field-ranking").scroll_into_view_if_needed()
+        shoot(page, "laptop-en-leaderboard-field")
+        page.goto(f"{server.url}/event/{daily['id']}/board/1")
+        drawn(page)
         # The language switches in place: the same page, now right to left in Hebrew.
         page.get_by_test_id("lang-he").click()
         expect(page.locator("html")).to_have_attribute("dir", "rtl")
-        expect(page.get_by_test_id("field")).to_contain_text("שני שחקנים")
+        expect(page.get_by_test_id("field")).to_contain_text("3 שחקנים")
         expect(page.locator("main")).not_to_contain_text(BARE_KEY)
 
 

@@ -94,6 +94,8 @@ def test_a_guest_who_makes_an_account_keeps_their_games(browser: Browser, server
     with browser_page(browser, server, locale=locale, width=width, height=height) as (_, page):
         open_as_guest(page, server.url + "/leaderboard", played)
         expect(page.get_by_test_id("board-row")).to_have_count(2)
+        # Read once the page is drawn in its language: rows may come before the words do.
+        expect(page.locator("main")).not_to_have_attribute("aria-busy", "true")
         mine = row_of(page, played.mine)
         rating, games = mine.locator("td.rating").inner_text(), mine.locator("td.num").first.inner_text()
         assert games == "2"

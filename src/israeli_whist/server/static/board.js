@@ -107,5 +107,5 @@ whist.ready.then(() => {
   }
 
   finished.startPage(render);
-  load().finally(whist.drawn);
+  load().then(() => kit.keepFresh(load)).finally(whist.drawn);
 });

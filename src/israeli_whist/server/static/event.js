@@ -20,8 +20,7 @@ whist.ready.then(() => {
     try {
       detail = await whist.api(`/api/events/${encodeURIComponent(eventId)}${query}`);
     } catch (error) {
-      detail = null;
-      showError(error);
+      showError(error);  // a refresh that fails keeps what was shown
     }
     render();
   }
@@ -58,6 +57,7 @@ whist.ready.then(() => {
     kit.wireGuestForm($("guest-form"), $("guest-name"), $("guest-error"), (user) => { me = user; load(); });
     me = await kit.whoAmI();
     await load();
+    kit.keepFresh(load);
   }
 
   start().finally(whist.drawn);

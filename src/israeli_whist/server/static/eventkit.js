@@ -120,16 +120,19 @@ whist.events = (() => {
   }
 
   // Standings: place, name, boards played, mean percentage, points above the field; the player's own
-  // row marked. On a phone each row is a card (events.css), its cells named by data-label.
+  // row marked, and in the ranking a provisional one said so. On a phone each row is a card (events.css), its cells named by data-label.
   function standingsTable(rows, me, testid) {
     const columns = [["place", "events.place"], ["name", "events.player"], ["boards", "events.boards_played"],
       ["percent", "events.percent"], ["above_average", "events.above"]];
     const text = (row, key) => (key === "percent" ? [ltr(percentText(row.percent))]
       : key === "above_average" ? [ltr(aboveText(row.above_average))]
-        : key === "name" ? [element("bdi", { text: row.name })] : [ltr(number(row[key]))]);
+        : key === "name" ? [element("bdi", { text: row.name }), ...(row.provisional
+          ? [" ", element("span", { className: "provisional-tag", text: `(${whist.t("events.provisional")})` })] : [])]
+          : [ltr(number(row[key]))]);
     return element("table", { className: "ranking", dataset: { testid } }, [
       element("thead", {}, [element("tr", {}, columns.map(([, label]) => element("th", { scope: "col", text: whist.t(label) })))]),
-      element("tbody", {}, rows.map((row) => element("tr", { className: me && row.user === me.id ? "mine" : "" },
+      element("tbody", {}, rows.map((row) => element("tr", { className: [me && row.user === me.id ? "mine" : "",
+        row.provisional ? "provisional" : ""].filter(Boolean).join(" ") },
         columns.map(([key, label]) => element("td", { className: key, dataset: { label: whist.t(label) } }, text(row, key)))))),
     ]);
   }
@@ -175,6 +178,18 @@ whist.events = (() => {
     });
   }
 
+  // The events' pages show fields that grow while an event is open: each asks again every
+  // REFRESH_MS while it is in sight, and at once when it comes back into sight, but not while the
+  // player is choosing or typing in it, which drawing it anew would undo.
+  const REFRESH_MS = 30000;
+  function keepFresh(load) {
+    const again = () => {
+      if (document.visibilityState === "visible" && !document.activeElement?.matches("input, select, textarea")) load();
+    };
+    setInterval(again, REFRESH_MS);
+    document.addEventListener("visibilitychange", again);
+  }
+
   // A refusal in the page's error line; one for want of a player (401: nobody signed in) also takes
   // the player to the name that signs them in as a guest, where the page has it.
   function showError(error) {
@@ -184,5 +199,5 @@ whist.events = (() => {
   }
 
   return { showError, eventPath, boardPath, name, gameText, closesText, facts, factLine, ltr, percentText, aboveText, pointsText, play,
-    playButton, boardList, standingsTable, invitePanel, whoAmI, wireGuestForm };
+    playButton, boardList, standingsTable, invitePanel, whoAmI, wireGuestForm, keepFresh };
 })();

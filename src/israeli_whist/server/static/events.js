@@ -8,6 +8,7 @@ whist.ready.then(() => {
   const element = whist.element;
   const kit = whist.events;
   // How long a new event stays open: the API takes 1 to 720 hours.
+  const RANKING_SHOWN = 10;  // the top of the ranking; the whole of it is on the leaderboard
   const DURATIONS = [[1, "hours"], [3, "hours"], [24, "days"], [72, "days"], [168, "days"], [720, "days"]];
 
   let me = null;
@@ -27,13 +28,13 @@ whist.ready.then(() => {
       whist.api("/api/events/daily").then((summary) => whist.api(`/api/events/${encodeURIComponent(summary.id)}`)),
       whist.api("/api/events"),
       me ? whist.api("/api/events/mine") : Promise.resolve(null),
-      whist.api("/api/events/ranking"),
+      whist.api(`/api/events/ranking?limit=${RANKING_SHOWN}`),
     ]);
     for (const failed of [dailyDetail, listed, history, ranked]) if (failed.status === "rejected") showError(failed.reason);
-    daily = dailyDetail.value ?? null;
-    list = listed.value?.events ?? [];
-    mine = history.value ?? null;
-    ranking = ranked.value?.players ?? [];
+    daily = dailyDetail.value ?? daily;  // a refresh that fails keeps what was shown
+    list = listed.value?.events ?? list;
+    mine = history.value ?? mine;
+    ranking = ranked.value?.players ?? ranking;
     render();
   }
 
@@ -179,6 +180,7 @@ whist.ready.then(() => {
       .catch(showError)]);
     fillPresets();
     await load();
+    kit.keepFresh(load);
   }
 
   start().catch(showError).finally(whist.drawn);

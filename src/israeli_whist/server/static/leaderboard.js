@@ -1,37 +1,62 @@
 // The leaderboard: rated players by rating, with statistics. A rating is on the scale of the bots'
 // levels (server/ratings.py, shown_rating); the provisional come after the others. A guest has
 // "guest #id" by the name: guests may share a name.
-// On a phone each row becomes a card whose cells carry their column's name.
+// On a phone each row becomes a card whose cells carry their column's name. Below it, the ranking of
+// duplicate events against the field (GET /api/events/ranking), paged on its own.
 "use strict";
 
 whist.ready.then(() => {
   const { $, el } = finished;
   const PAGE_SIZE = 50;
-  let offset = 0;
-  let page = null;
+  let me = null;  // the signed-in player, whose row of the ranking against the field is marked
 
-  async function load() {
-    $("error").textContent = "";
-    try {
-      page = await whist.api(`/api/leaderboard?offset=${offset}&limit=${PAGE_SIZE}`);
-    } catch (error) {
-      finished.showError(error);
-      return;
+  // A list shown a page at a time with its own Previous and Next, its parts named by `ids`;
+  // `draw(page)` shows the page's rows.
+  function pagedList(path, ids, draw) {
+    let offset = 0;
+    let page = null;
+
+    async function load() {
+      $("error").textContent = "";
+      try {
+        page = await whist.api(`${path}?offset=${offset}&limit=${PAGE_SIZE}`);
+      } catch (error) {
+        finished.showError(error);
+        return;
+      }
+      render();
     }
-    render();
+
+    function render() {
+      if (!page) return;
+      draw(page);
+      const shown = page.players.length;
+      $(ids.pager).hidden = page.total === 0;
+      $(ids.newer).disabled = offset === 0;
+      $(ids.older).disabled = offset + shown >= page.total;
+      $(ids.page).textContent = page.total
+        ? whist.t("board.page", { from: offset + 1, to: offset + shown, total: page.total }) : "";
+    }
+
+    $(ids.newer).addEventListener("click", () => { offset = Math.max(0, offset - PAGE_SIZE); load(); });
+    $(ids.older).addEventListener("click", () => { offset += PAGE_SIZE; load(); });
+    return { load, render };
   }
 
-  function render() {
-    if (!page) return;
+  const rated = pagedList("/api/leaderboard", { pager: "pager", newer: "newer", older: "older", page: "page" }, (page) => {
     $("empty").hidden = page.players.length > 0;
     $("board").hidden = page.players.length === 0;
     $("provisional-about").hidden = !page.players.some((entry) => entry.provisional);
     $("rows").replaceChildren(...page.players.map(row));
-    $("newer").disabled = offset === 0;
-    $("older").disabled = offset + page.players.length >= page.total;
-    $("page").textContent = page.total
-      ? whist.t("board.page", { from: offset + 1, to: offset + page.players.length, total: page.total }) : "";
-  }
+  });
+
+  const field = pagedList("/api/events/ranking",
+    { pager: "field-pager", newer: "field-newer", older: "field-older", page: "field-page" }, (page) => {
+      $("field-window").textContent = whist.t("events.ranking_window", { days: page.days, boards: page.ranked_boards });
+      $("field-empty").hidden = page.players.length > 0;
+      $("field-rows").replaceChildren(...(page.players.length
+        ? [whist.events.standingsTable(page.players, me, "field-rows")] : []));
+    });
 
   function cell(label, content, className = "") {
     const td = el("td", className, content);
@@ -53,8 +78,6 @@ whist.ready.then(() => {
     return tr;
   }
 
-  finished.startPage(render);
-  $("newer").addEventListener("click", () => { offset = Math.max(0, offset - PAGE_SIZE); load(); });
-  $("older").addEventListener("click", () => { offset += PAGE_SIZE; load(); });
-  load().finally(whist.drawn);
+  finished.startPage(() => { rated.render(); field.render(); });
+  Promise.all([rated.load(), whist.events.whoAmI().then((user) => { me = user; }).then(field.load)]).finally(whist.drawn);
 });
