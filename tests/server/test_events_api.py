@@ -291,6 +291,13 @@ def test_the_standings_and_the_ranking_follow_each_finished_board(client: TestCl
         assert use(client, None).get("/api/events/ranking", params=bad).status_code == 422
     mine = use(client, ann).get("/api/events/mine").json()["events"]
     assert [(m["boards"], m["percent"], m["of"]) for m in mine] == [(1, ann_1, 2)]
+    # A guest who makes an account under another name is shown by it at once (names are not kept
+    # with the scores, which stand until a play finishes).
+    claimed = use(client, ann).post("/api/register", json={"login": "ann-k", "password": "correct horse",
+                                                            "name": "Anna", "claim": ann.user_id})
+    assert claimed.status_code == 200, claimed.text
+    assert {r["name"] for r in seen(ben)["standings"]} == {"Anna", "Ben"}
+    assert [r["name"] for r in ranking()["players"]] == ["Ben", "Anna"]
 
 
 def test_friends_at_one_table_turn_round_it_board_by_board(client: TestClient) -> None:

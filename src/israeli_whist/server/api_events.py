@@ -32,7 +32,7 @@ from israeli_whist.server.events import (
     start_board,
     summary_json,
 )
-from israeli_whist.server.eventscores import NO_SCORES, ScoreKeeper
+from israeli_whist.server.eventscores import NO_SCORES, EventScores, ScoreKeeper
 from israeli_whist.server.eventstore import (
     FINISHED,
     EventRow,
@@ -149,10 +149,11 @@ async def my_events(request: Request) -> dict[str, Any]:
                       reverse=True)[:MY_EVENTS]
         ids = [r.id for r in rows]
         scores, counts = keeper.of_events(ids), player_counts(store, ids)
+        names = store.user_names(list({user for e in scores.values() for user in e.percents}))
         shown = []
         for row in rows:
             found = event_json(row, user_id, [p for p in mine if p.event_id == row.id],
-                               scores.get(row.id, NO_SCORES), counts.get(row.id, 0))
+                               scores.get(row.id, NO_SCORES), counts.get(row.id, 0), names)
             place = next((s for s in found["standings"] if s["user"] == user_id), None)
             shown.append({"event": found["event"], "boards": found["event"]["played"],
                           "percent": None if place is None else place["percent"],
@@ -169,7 +170,8 @@ async def ranking(request: Request, offset: RowNumber = 0, limit: PageSize = 50)
     keeper: ScoreKeeper = request.app.state.event_scores
     ranked = await store.off_loop(keeper.ranking)
     return {"total": len(ranked), "offset": offset, "limit": limit, "days": keeper.days,
-            "ranked_boards": keeper.ranked_boards, "players": ranking_json(ranked)[offset:offset + limit]}
+            "ranked_boards": keeper.ranked_boards,
+            "players": await store.off_loop(ranking_json, store, ranked, offset, limit)}
 
 
 @router.get("/api/events/{event_id}")
@@ -207,8 +209,9 @@ async def get_board(event_id: str, number: int, request: Request) -> dict[str, A
 def _shown_event(request: Request, row: EventRow, viewer: int | None) -> dict[str, Any]:
     store: Store = request.app.state.store
     mine = [] if viewer is None else plays_of_user_in(store, row.id, viewer)
-    return event_json(row, viewer, mine, request.app.state.event_scores.of_event(row.id),
-                      player_counts(store, [row.id]).get(row.id, 0))
+    scores: EventScores = request.app.state.event_scores.of_event(row.id)
+    names = store.user_names(list(scores.percents))
+    return event_json(row, viewer, mine, scores, player_counts(store, [row.id]).get(row.id, 0), names)
 
 
 def _shown_board(store: Store, row: EventRow, number: int, viewer: int) -> dict[str, Any]:

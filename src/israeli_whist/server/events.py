@@ -193,17 +193,19 @@ def standings_json(rows: list[Standing], names: Mapping[int, str]) -> list[dict[
     return shown
 
 
-def ranking_json(ranked: list[Ranked]) -> list[dict[str, Any]]:
-    """The events' ranking: the settled players placed among themselves, the provisional after them."""
+def ranking_json(store: Store, ranked: list[Ranked], offset: int, limit: int) -> list[dict[str, Any]]:
+    """A page of the events' ranking: the settled players placed among themselves, the provisional
+    after them."""
+    settled = sum(1 for r in ranked if not r.provisional)
     shown: list[dict[str, Any]] = []
-    for provisional in (False, True):
-        group = [r for r in ranked if r.provisional == provisional]
-        rows = standings_json([r.standing for r in group], {r.user: r.name for r in group})
-        for row in rows:
-            row["place"] += len(shown) if provisional else 0
-            row["provisional"] = provisional
-        shown.extend(rows)
-    return shown
+    for provisional, group in ((False, ranked[:settled]), (True, ranked[settled:])):
+        for place, r in zip(places([r.standing for r in group]), group, strict=True):
+            shown.append({"place": place + (settled if provisional else 0), "user": r.user,
+                          "boards": r.standing.boards, "percent": round(r.standing.percent, SHOWN_DECIMALS),
+                          "above_average": round(r.standing.above_average, SHOWN_DECIMALS), "provisional": provisional})
+    page = shown[offset:offset + limit]
+    names = store.user_names([row["user"] for row in page])
+    return [{**row, "name": names[row["user"]]} for row in page]
 
 
 def summary_json(row: EventRow, viewer: int | None, players: int, played: int) -> dict[str, Any]:
@@ -223,9 +225,10 @@ def _iso(moment: dt.datetime) -> str:
 
 
 def event_json(row: EventRow, viewer: int | None, mine: list[PlayRow], scores: EventScores,
-               players: int) -> dict[str, Any]:
+               players: int, names: Mapping[int, str]) -> dict[str, Any]:
     """An event as ``viewer`` sees it: its boards with their own results (``mine``: their plays of
-    it), and the standings. ``players``: how many have started a board of it."""
+    it), and the standings. ``players``: how many have started a board of it; ``names``: the
+    players' in the standings."""
     own = {p.board: p for p in mine if p.user_id == viewer}
     played = sum(1 for p in own.values() if p.status == FINISHED)
     boards, players_at_table = [], _players(row)
@@ -240,7 +243,7 @@ def event_json(row: EventRow, viewer: int | None, mine: list[PlayRow], scores: E
                        "percent": None if score is None else round(score.percent, 2),
                        "above_average": None if score is None else round(score.above_average, 2)})
     return {"event": summary_json(row, viewer, players, played), "boards": boards,
-            "standings": standings_json(scores.standings, scores.names)}
+            "standings": standings_json(scores.standings, names)}
 
 
 def _players(row: EventRow) -> int:

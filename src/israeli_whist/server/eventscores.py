@@ -5,7 +5,8 @@ the events' pages, every player's history and the ranking ask for them. A finish
 changes and is never deleted, so an event's scores stand as long as its number of finished plays
 and its latest finish do. Each request asks for that pair (one grouped query for any number of
 events) and scores again only the events whose pair moved: the answers are always those of the
-plays stored at the moment, on every node.
+plays stored at the moment, on every node. Names are not kept: a guest who makes an account may
+take another, so the pages read them as they show a row.
 """
 
 from __future__ import annotations
@@ -39,11 +40,10 @@ class EventScores:
     boards: dict[tuple[int, int], FieldScore]  # by (board, player)
     percents: dict[int, list[float]]  # by player: each board's percentage, in board order
     above: dict[int, float]  # by player: points above the fields, summed
-    names: dict[int, str]
     standings: list[Standing]
 
 
-NO_SCORES: Final = EventScores((0, None), {}, {}, {}, {}, [])
+NO_SCORES: Final = EventScores((0, None), {}, {}, {}, [])
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,6 @@ class Ranked:
     """A player in the events' ranking (``ScoreKeeper.ranking``)."""
 
     user: int
-    name: str
     standing: Standing
     provisional: bool
 
@@ -112,10 +111,10 @@ class ScoreKeeper:
             # Read after the stamps: a play finished in between is in the plays, and the stamp kept
             # is the older one, so the next request scores the event again. Never the reverse.
             plays = finished_plays_of_events(self.store, stale)
-            by_event: dict[str, list[tuple[int, int, int, float, str]]] = defaultdict(list)
+            by_event: dict[str, list[tuple[int, int, int, float]]] = defaultdict(list)
             for p in plays:
                 if p.points is not None:
-                    by_event[p.event_id].append((p.board, p.seat, p.user_id, p.points, p.name))
+                    by_event[p.event_id].append((p.board, p.seat, p.user_id, p.points))
             for event_id in stale:
                 found[event_id] = _scored(stamps[event_id], by_event[event_id])
             with self._lock:
@@ -127,12 +126,11 @@ class ScoreKeeper:
         return found
 
 
-def _scored(stamp: Stamp, plays: list[tuple[int, int, int, float, str]]) -> EventScores:
+def _scored(stamp: Stamp, plays: list[tuple[int, int, int, float]]) -> EventScores:
+    """``plays``: each finished play's board, seat, player and points."""
     fields: dict[tuple[int, int], dict[int, float]] = defaultdict(dict)  # by (board, seat)
-    names = {}
-    for board, seat, user, points, name in plays:
+    for board, seat, user, points in plays:
         fields[(board, seat)][user] = points
-        names[user] = name
     boards: dict[tuple[int, int], FieldScore] = {}
     percents: dict[int, list[float]] = defaultdict(list)
     above: dict[int, float] = defaultdict(float)
@@ -141,19 +139,17 @@ def _scored(stamp: Stamp, plays: list[tuple[int, int, int, float, str]]) -> Even
             boards[(board, user)] = score
             percents[user].append(score.percent)
             above[user] += score.above_average
-    return EventScores(stamp, boards, dict(percents), dict(above), names, standings(fields))
+    return EventScores(stamp, boards, dict(percents), dict(above), standings(fields))
 
 
 def _ranked(scored: Iterable[EventScores], ranked_boards: int) -> list[Ranked]:
     percents: dict[int, list[float]] = defaultdict(list)
     above: dict[int, float] = defaultdict(float)
-    names: dict[int, str] = {}
     for event in scored:
         for user, found in event.percents.items():
             percents[user].extend(found)
             above[user] += event.above[user]
-        names.update(event.names)
-    rows = [Ranked(user, names[user], Standing(user, len(found), math.fsum(found) / len(found), above[user]),
+    rows = [Ranked(user, Standing(user, len(found), math.fsum(found) / len(found), above[user]),
                    len(found) < ranked_boards) for user, found in percents.items()]
     rows.sort(key=lambda r: (r.provisional, -r.standing.percent, -r.standing.above_average, r.user))
     return rows
