@@ -50,6 +50,12 @@ def test_the_ranking_is_every_board_of_every_event_together(events: list[list[tu
         assert math.isclose(r.standing.percent, whole[r.user].percent, abs_tol=1e-9)
         assert math.isclose(r.standing.above_average, whole[r.user].above_average, abs_tol=1e-9)
         assert r.provisional == (r.standing.boards < ranked_boards)
-    # The settled first, each group by mean percentage, then points above the fields.
+    # The settled first, each group by mean percentage, then points above the fields; placed 1, 2,
+    # 2, 4 within the settled, the provisional after every settled player.
     keys = [(r.provisional, -r.standing.percent, -r.standing.above_average) for r in ranked]
     assert keys == sorted(keys)
+    settled = sum(1 for r in ranked if not r.provisional)
+    for index, r in enumerate(ranked):
+        assert r.place <= index + 1 and (r.place > settled if r.provisional else r.place <= settled)
+        if index and ranked[index - 1].provisional == r.provisional and r.place != index + 1:
+            assert r.place == ranked[index - 1].place  # level with the one before

@@ -259,6 +259,7 @@ def test_event_boards_count_among_a_players_unfinished_tables(app_settings: Serv
 def test_the_standings_and_the_ranking_follow_each_finished_board(client: TestClient) -> None:
     keeper: ScoreKeeper = client.app.state.event_scores  # type: ignore[attr-defined]
     keeper.ranked_boards = 2  # settled from two boards, for a short test
+    keeper.ranking_seconds = 0  # worked out on every ask: the test asks again as soon as a board ends
     ann, ben = sign_in(client, "Ann"), sign_in(client, "Ben")
     event = make_event(client, ann, boards=2)
 

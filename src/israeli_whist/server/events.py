@@ -194,18 +194,13 @@ def standings_json(rows: list[Standing], names: Mapping[int, str]) -> list[dict[
 
 
 def ranking_json(store: Store, ranked: list[Ranked], offset: int, limit: int) -> list[dict[str, Any]]:
-    """A page of the events' ranking: the settled players placed among themselves, the provisional
-    after them."""
-    settled = sum(1 for r in ranked if not r.provisional)
-    shown: list[dict[str, Any]] = []
-    for provisional, group in ((False, ranked[:settled]), (True, ranked[settled:])):
-        for place, r in zip(places([r.standing for r in group]), group, strict=True):
-            shown.append({"place": place + (settled if provisional else 0), "user": r.user,
-                          "boards": r.standing.boards, "percent": round(r.standing.percent, SHOWN_DECIMALS),
-                          "above_average": round(r.standing.above_average, SHOWN_DECIMALS), "provisional": provisional})
-    page = shown[offset:offset + limit]
-    names = store.user_names([row["user"] for row in page])
-    return [{**row, "name": names[row["user"]]} for row in page]
+    """A page of the events' ranking, with the players' names as they are now."""
+    page = ranked[offset:offset + limit]
+    names = store.user_names([r.user for r in page])
+    return [{"place": r.place, "user": r.user, "name": names[r.user], "boards": r.standing.boards,
+             "percent": round(r.standing.percent, SHOWN_DECIMALS),
+             "above_average": round(r.standing.above_average, SHOWN_DECIMALS), "provisional": r.provisional}
+            for r in page]
 
 
 def summary_json(row: EventRow, viewer: int | None, players: int, played: int) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import threading
+import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -21,13 +22,17 @@ from typing import Final
 
 from sqlalchemy import ColumnElement, func, select
 
-from israeli_whist.core.duplicate import FieldScore, Standing, score_field, standings
+from israeli_whist.core.duplicate import FieldScore, Standing, places, score_field, standings
 from israeli_whist.server.db import Store, now
 from israeli_whist.server.eventstore import FINISHED, event_plays, events, finished_plays_of_events
 
 KEPT_EVENTS: Final = 2048  # scored events kept in memory, the least recently asked for let go first
 RANKING_DAYS: Final = 90  # the ranking counts the events that ended within this many days, or are open
 RANKED_BOARDS: Final = 8  # fewer boards than this in the ranking's window: provisional, listed after
+# The ranking is worked out at most this often on a node: its window is 90 days of every event (a
+# year of daily fields of 500 is 180,000 plays, and merely asking whether any moved reads them all),
+# while an event's page and a player's history ask only for their own events, each time.
+RANKING_SECONDS: Final = 10.0
 
 Stamp = tuple[int, dt.datetime | None]  # an event's finished plays: how many, and the latest finish
 
@@ -53,20 +58,24 @@ class Ranked:
     user: int
     standing: Standing
     provisional: bool
+    place: int  # among the settled, or after them among the provisional; level players share one
 
 
 class ScoreKeeper:
     """Scores events as their plays stand now, scoring each again only after a new finish."""
 
     def __init__(self, store: Store, kept: int = KEPT_EVENTS, days: int = RANKING_DAYS,
-                 ranked_boards: int = RANKED_BOARDS) -> None:
+                 ranked_boards: int = RANKED_BOARDS, ranking_seconds: float = RANKING_SECONDS) -> None:
         self.store = store
         self.kept = kept
         self.days = days
         self.ranked_boards = ranked_boards
+        self.ranking_seconds = ranking_seconds
         self._scored: OrderedDict[str, EventScores] = OrderedDict()
         self._ranking: tuple[tuple[tuple[str, Stamp], ...], list[Ranked]] | None = None
+        self._ranked_at = -math.inf  # time.monotonic() of the ranking's last working out
         self._lock = threading.Lock()  # asked from the store's worker threads
+        self._working_out = threading.Lock()  # the ranking
 
     def of_event(self, event_id: str) -> EventScores:
         return self.of_events([event_id]).get(event_id, NO_SCORES)
@@ -78,18 +87,19 @@ class ScoreKeeper:
     def ranking(self) -> list[Ranked]:
         """Every player of the events that ended within ``days`` or are open, by mean percentage
         over all their boards (then points above the fields); those with fewer than
-        ``ranked_boards`` boards are provisional, after the others."""
-        recent = event_plays.c.event_id.in_(select(events.c.id).where(
-            events.c.ends_at >= now() - dt.timedelta(days=self.days)))
-        stamps = self._stamps(recent)
-        key = tuple(sorted(stamps.items()))
-        with self._lock:
-            if self._ranking is not None and self._ranking[0] == key:
+        ``ranked_boards`` boards are provisional, after the others. At most ``ranking_seconds``
+        old."""
+        with self._working_out:  # one at a time: the others asking meanwhile take its answer
+            if self._ranking is not None and time.monotonic() - self._ranked_at < self.ranking_seconds:
                 return self._ranking[1]
-        found = _ranked(self._scores_for(stamps).values(), self.ranked_boards)
-        with self._lock:
-            self._ranking = (key, found)
-        return found
+            recent = event_plays.c.event_id.in_(select(events.c.id).where(
+                events.c.ends_at >= now() - dt.timedelta(days=self.days)))
+            stamps = self._stamps(recent)
+            key = tuple(sorted(stamps.items()))
+            if self._ranking is None or self._ranking[0] != key:
+                self._ranking = (key, _ranked(self._scores_for(stamps).values(), self.ranked_boards))
+            self._ranked_at = time.monotonic()
+            return self._ranking[1]
 
     def _stamps(self, condition: ColumnElement[bool]) -> dict[str, Stamp]:
         with self.store.begin() as c:
@@ -149,7 +159,13 @@ def _ranked(scored: Iterable[EventScores], ranked_boards: int) -> list[Ranked]:
         for user, found in event.percents.items():
             percents[user].extend(found)
             above[user] += event.above[user]
-    rows = [Ranked(user, Standing(user, len(found), math.fsum(found) / len(found), above[user]),
-                   len(found) < ranked_boards) for user, found in percents.items()]
-    rows.sort(key=lambda r: (r.provisional, -r.standing.percent, -r.standing.above_average, r.user))
-    return rows
+    rows = sorted(((user, Standing(user, len(found), math.fsum(found) / len(found), above[user]))
+                   for user, found in percents.items()),
+                  key=lambda r: (r[1].boards < ranked_boards, -r[1].percent, -r[1].above_average, r[0]))
+    shown: list[Ranked] = []
+    for provisional in (False, True):
+        group = [(user, row) for user, row in rows if (row.boards < ranked_boards) == provisional]
+        after = len(shown)  # the provisional are placed after every settled player
+        for (user, row), place in zip(group, places([row for _, row in group]), strict=True):
+            shown.append(Ranked(user, row, provisional, after + place))
+    return shown

@@ -179,15 +179,15 @@ whist.events = (() => {
   }
 
   // The events' pages show fields that grow while an event is open: each asks again every
-  // REFRESH_MS while it is in sight, and at once when it comes back into sight, but not while the
-  // player is choosing or typing in it, which drawing it anew would undo.
+  // REFRESH_MS while it is in sight (`onTimer`), and at once when it comes back into sight
+  // (`onSight`), but not while the player is choosing or typing in it, which drawing it anew would undo.
   const REFRESH_MS = 30000;
-  function keepFresh(load) {
-    const again = () => {
+  function keepFresh(onTimer, onSight = onTimer) {
+    const when = (load) => () => {
       if (document.visibilityState === "visible" && !document.activeElement?.matches("input, select, textarea")) load();
     };
-    setInterval(again, REFRESH_MS);
-    document.addEventListener("visibilitychange", again);
+    setInterval(when(onTimer), REFRESH_MS);
+    document.addEventListener("visibilitychange", when(onSight));
   }
 
   // A refusal in the page's error line; one for want of a player (401: nobody signed in) also takes

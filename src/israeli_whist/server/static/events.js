@@ -22,12 +22,14 @@ whist.ready.then(() => {
 
   const { showError } = kit;
 
-  async function load() {
+  // `withHistory`: also the player's history, which changes only as they play (asked again when
+  // the page comes back into sight, not on the timer: it scores up to 50 events).
+  async function load(withHistory = true) {
     $("error").textContent = "";
     const [dailyDetail, listed, history, ranked] = await Promise.allSettled([
       whist.api("/api/events/daily").then((summary) => whist.api(`/api/events/${encodeURIComponent(summary.id)}`)),
       whist.api("/api/events"),
-      me ? whist.api("/api/events/mine") : Promise.resolve(null),
+      me && withHistory ? whist.api("/api/events/mine") : Promise.resolve(null),
       whist.api(`/api/events/ranking?limit=${RANKING_SHOWN}`),
     ]);
     for (const failed of [dailyDetail, listed, history, ranked]) if (failed.status === "rejected") showError(failed.reason);
@@ -180,7 +182,7 @@ whist.ready.then(() => {
       .catch(showError)]);
     fillPresets();
     await load();
-    kit.keepFresh(load);
+    kit.keepFresh(() => load(false), load);
   }
 
   start().catch(showError).finally(whist.drawn);
