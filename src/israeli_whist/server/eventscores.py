@@ -29,8 +29,8 @@ from israeli_whist.server.eventstore import FINISHED, event_plays, events, finis
 KEPT_EVENTS: Final = 2048  # scored events kept in memory, the least recently asked for let go first
 RANKING_DAYS: Final = 90  # the ranking counts the events that ended within this many days, or are open
 RANKED_BOARDS: Final = 8  # fewer boards than this in the ranking's window: provisional, listed after
-# The ranking is worked out at most this often on a node: its window is 90 days of every event (a
-# year of daily fields of 500 is 180,000 plays, and merely asking whether any moved reads them all),
+# The ranking is worked out at most this often on a node: its window is 90 days of every event (90
+# daily fields of 500 are 180,000 plays, and merely asking whether any moved reads them all),
 # while an event's page and a player's history ask only for their own events, each time.
 RANKING_SECONDS: Final = 10.0
 
