@@ -11,6 +11,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,21 @@ def server(tmp_path: Path) -> Iterator[Server]:
     running.start()
     yield running
     running.kill()
+
+
+# A test on the daily event that spanned midnight UTC would meet the next day's event halfway.
+DAILY_TEST_SECONDS = 180
+
+
+@pytest.fixture
+def same_utc_day() -> None:
+    """Start a test of the daily event only with DAILY_TEST_SECONDS of the UTC day left, waiting
+    out the day's end if need be (at most that long: the tests use the real clock, as the server
+    makes its daily event by it)."""
+    moment = datetime.now(UTC)
+    left = (datetime.combine(moment.date() + timedelta(days=1), datetime.min.time(), UTC) - moment).total_seconds()
+    if left < DAILY_TEST_SECONDS:
+        time.sleep(left + 1)
 
 
 @pytest.fixture

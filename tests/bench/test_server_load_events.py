@@ -15,6 +15,8 @@ from typing import Any
 import pytest
 from bench_kit import load_bench, needs_nginx
 
+pytestmark = pytest.mark.usefixtures("same_utc_day")  # the daily event: conftest.same_utc_day
+
 ROOT = Path(__file__).resolve().parents[2]
 BENCH = ROOT / "bench" / "server_load.py"
 

@@ -32,6 +32,8 @@ from test_browser_play import game_over, play_until
 
 from israeli_whist.server.eventscores import RANKING_SECONDS
 
+pytestmark = pytest.mark.usefixtures("same_utc_day")  # the daily event: conftest.same_utc_day
+
 tour_kit = load_bench("page_tour")
 BOARD_SECONDS = 60.0
 BARE_KEY = re.compile(r"\b(?:events?|results|eventlink)\.[a-z_]+")  # a word missing from the catalogue

@@ -23,6 +23,8 @@ from israeli_whist.server.eventscores import ScoreKeeper
 from israeli_whist.server.eventstore import add_event
 from israeli_whist.server.settings import ServerSettings
 
+pytestmark = pytest.mark.usefixtures("same_utc_day")  # the daily event: conftest.same_utc_day
+
 Message = dict[str, Any]
 
 
