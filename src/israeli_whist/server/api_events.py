@@ -19,6 +19,7 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import Field
 from starlette.responses import Response
 
+from israeli_whist.core.duplicate import SHOWN_DECIMALS
 from israeli_whist.server.access import same_invite
 from israeli_whist.server.auth import clean_name, require_user, session_user
 from israeli_whist.server.db import Store
@@ -28,6 +29,7 @@ from israeli_whist.server.events import (
     daily_event,
     event_json,
     new_event,
+    placed,
     ranking_json,
     start_board,
     summary_json,
@@ -149,16 +151,15 @@ async def my_events(request: Request) -> dict[str, Any]:
                       reverse=True)[:MY_EVENTS]
         ids = [r.id for r in rows]
         scores, counts = keeper.of_events(ids), player_counts(store, ids)
-        names = store.user_names(list({user for e in scores.values() for user in e.percents}))
         shown = []
         for row in rows:
-            found = event_json(row, user_id, [p for p in mine if p.event_id == row.id],
-                               scores.get(row.id, NO_SCORES), counts.get(row.id, 0), names)
-            place = next((s for s in found["standings"] if s["user"] == user_id), None)
-            shown.append({"event": found["event"], "boards": found["event"]["played"],
-                          "percent": None if place is None else place["percent"],
-                          "above_average": None if place is None else place["above_average"],
-                          "place": None if place is None else place["place"], "of": len(found["standings"])})
+            standings = placed(scores.get(row.id, NO_SCORES).standings)
+            own = next(((place, standing) for place, standing, user in standings if user == user_id), None)
+            played = sum(1 for p in mine if p.event_id == row.id and p.status == FINISHED)
+            shown.append({"event": summary_json(row, user_id, counts.get(row.id, 0), played), "boards": played,
+                          "percent": None if own is None else round(own[1].percent, SHOWN_DECIMALS),
+                          "above_average": None if own is None else round(own[1].above_average, SHOWN_DECIMALS),
+                          "place": None if own is None else own[0], "of": len(standings)})
         return shown
 
     return {"events": await store.off_loop(history)}

@@ -183,24 +183,30 @@ def own_plays(store: Store, event_id: str, user_id: int) -> dict[int, PlayRow]:
 # Scoring against the field ---------------------------------------------------------------------
 
 
-def standings_json(rows: list[Standing], names: Mapping[int, str]) -> list[dict[str, Any]]:
-    shown = []
+def standing_json(place: int, row: Standing, user: int, name: str) -> dict[str, Any]:
+    """A row of an event's standings or of the ranking."""
+    return {"place": place, "user": user, "name": name, "boards": row.boards,
+            "percent": round(row.percent, SHOWN_DECIMALS), "above_average": round(row.above_average, SHOWN_DECIMALS)}
+
+
+def placed(rows: list[Standing]) -> list[tuple[int, Standing, int]]:
+    """Each row of an event's standings with its place and its player."""
+    found = []
     for place, row in zip(places(rows), rows, strict=True):
-        assert isinstance(row.player, int)
-        shown.append({"place": place, "user": row.player, "name": names[row.player], "boards": row.boards,
-                      "percent": round(row.percent, SHOWN_DECIMALS),
-                      "above_average": round(row.above_average, SHOWN_DECIMALS)})
-    return shown
+        assert isinstance(row.player, int)  # the server's players are user ids
+        found.append((place, row, row.player))
+    return found
+
+
+def standings_json(rows: list[Standing], names: Mapping[int, str]) -> list[dict[str, Any]]:
+    return [standing_json(place, row, user, names[user]) for place, row, user in placed(rows)]
 
 
 def ranking_json(store: Store, ranked: list[Ranked], offset: int, limit: int) -> list[dict[str, Any]]:
     """A page of the events' ranking, with the players' names as they are now."""
     page = ranked[offset:offset + limit]
     names = store.user_names([r.user for r in page])
-    return [{"place": r.place, "user": r.user, "name": names[r.user], "boards": r.standing.boards,
-             "percent": round(r.standing.percent, SHOWN_DECIMALS),
-             "above_average": round(r.standing.above_average, SHOWN_DECIMALS), "provisional": r.provisional}
-            for r in page]
+    return [{**standing_json(r.place, r.standing, r.user, names[r.user]), "provisional": r.provisional} for r in page]
 
 
 def summary_json(row: EventRow, viewer: int | None, players: int, played: int) -> dict[str, Any]:

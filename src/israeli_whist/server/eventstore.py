@@ -173,11 +173,6 @@ def _plays(c: Connection, *conditions: Any) -> list[PlayRow]:
                     r["points"], r["line"], r["invite"], r["finished_at"]) for r in rows.mappings()]
 
 
-def plays_of_event(store: Store, event_id: str) -> list[PlayRow]:
-    with store.begin() as c:
-        return _plays(c, event_plays.c.event_id == event_id)
-
-
 def plays_of_board(store: Store, event_id: str, board: int) -> list[PlayRow]:
     with store.begin() as c:
         return _plays(c, event_plays.c.event_id == event_id, event_plays.c.board == board)
